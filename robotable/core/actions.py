@@ -1,0 +1,174 @@
+"""Actions and events: small frozen values with a stable JSON form.
+
+A game's actions subclass :class:`Action` as frozen dataclasses with a ``type`` tag; the JSON codec is
+generic, driven by the field annotations (``int``, ``bool``, ``str``, an ``IntEnum`` written by its
+lower-case name, ``tuple[...]`` and ``X | None``).
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True, slots=True)
+... class Move(Action):
+...     type = "move"
+...     slot: int
+>>> codec = ActionCodec("demo", [Move])
+>>> codec.from_json({"type": "move", "slot": 2})
+Move(slot=2)
+>>> Move(2).to_json()
+{'type': 'move', 'slot': 2}
+>>> codec.from_json({"type": "move"})
+Traceback (most recent call last):
+...
+robotable.core.errors.BadInput: demo action 'move': missing field 'slot'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every game's actions. Subclasses set the class attribute ``type``."""
+
+    type: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        """The action's JSON form: ``{"type": ..., field: value, ...}``."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            out[f.name] = _encode(getattr(self, f.name))
+        return out
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, enum.IntEnum):
+        return value.name.lower()
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+class ActionCodec:
+    """Decodes a game's actions from JSON, checking every field against its annotation."""
+
+    def __init__(self, game_id: str, classes: Iterable[type[Action]]) -> None:
+        self.game_id = game_id
+        self.classes: dict[str, type[Action]] = {}
+        self.fields: dict[str, list[tuple[str, Any]]] = {}
+        for cls in classes:
+            if cls.type in self.classes:
+                raise ValueError(f"two action classes share the type {cls.type!r}")
+            hints = typing.get_type_hints(cls)
+            self.classes[cls.type] = cls
+            self.fields[cls.type] = [(f.name, hints[f.name]) for f in dataclasses.fields(cls)]
+
+    def from_json(self, data: object) -> Action:
+        """Build an action from its JSON form; raise :class:`BadInput` naming what is wrong."""
+        where = f"{self.game_id} action"
+        if not isinstance(data, Mapping):
+            raise BadInput(f"{where}: expected a JSON object, got {type(data).__name__}")
+        kind = data.get("type")
+        if kind not in self.classes:
+            known = ", ".join(sorted(self.classes))
+            raise BadInput(f"{where}: unknown type {kind!r} (one of: {known})")
+        where = f"{where} {kind!r}"
+        spec = self.fields[kind]
+        extra = set(data) - {"type"} - {name for name, _ in spec}
+        if extra:
+            raise BadInput(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        values = {}
+        for name, tp in spec:
+            if name not in data:
+                raise BadInput(f"{where}: missing field {name!r}")
+            values[name] = decode_value(data[name], tp, f"{where}: field {name!r}")
+        return self.classes[kind](**values)
+
+
+def decode_value(value: Any, tp: Any, where: str) -> Any:
+    """Check and convert one JSON value against a type annotation (raise :class:`BadInput` naming it)."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for option in typing.get_args(tp):
+            if option is type(None):
+                if value is None:
+                    return None
+                continue
+            try:
+                return decode_value(value, option, where)
+            except BadInput as exc:
+                errors.append(str(exc))
+        raise BadInput(errors[0] if errors else f"{where}: expected null, got {value!r}")
+    if tp is Any:
+        return value
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise BadInput(f"{where}: expected a list, got {value!r}")
+        return [decode_value(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        _, item = typing.get_args(tp)
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+            raise BadInput(f"{where}: expected a JSON object, got {value!r}")
+        return {k: decode_value(v, item, f"{where}.{k}") for k, v in value.items()}
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise BadInput(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode_value(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+        if len(value) != len(args):
+            raise BadInput(f"{where}: expected a list of {len(args)} items, got {len(value)}")
+        return tuple(decode_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+    if isinstance(tp, type) and issubclass(tp, enum.IntEnum):
+        names = {m.name.lower(): m for m in tp}
+        if isinstance(value, str) and value.lower() in names:
+            return names[value.lower()]
+        raise BadInput(f"{where}: expected one of {', '.join(names)}, got {value!r}")
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise BadInput(f"{where}: expected true or false, got {value!r}")
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise BadInput(f"{where}: expected an integer, got {value!r}")
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        raise BadInput(f"{where}: expected a string, got {value!r}")
+    raise TypeError(f"unsupported annotation {tp!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened while an action resolved.
+
+    ``audience`` is ``None`` for a public event, else the seats that may see it (a private draw, a
+    secret choice confirmed to its chooser). Views, logs and replays pass events through
+    :func:`visible_events`.
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` = spectator) may see this event."""
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: ``{"type": ..., **data}`` (the audience is server-side only)."""
+        return {"type": self.type, **self.data}
+
+
+def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see, in order."""
+    return [e for e in events if e.visible_to(seat)]

@@ -1,0 +1,179 @@
+"""The game contract: a :class:`Game` holds what never changes, a :class:`State` what does.
+
+Everything above ``robotable.games`` (agents, arena, server, adapters) talks to a game only through
+this surface, so a new game is a new folder and nothing else::
+
+    game = robotable.games.load("tf22-reload")
+    state = game.start(num_players=3, seed=7, options={})
+    while not state.is_over():
+        for seat in state.to_act():
+            state.apply(seat, state.legal_actions(seat)[0])
+    state.result()
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .actions import Action, ActionCodec, Event
+from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn
+from .options import Option, check_options
+from .result import Result
+from .rng import Rng
+
+
+class Game(ABC):
+    """Static facts about a game: its id, player counts, options and action types."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    action_types: ClassVar[tuple[type[Action], ...]] = ()
+
+    def __init__(self) -> None:
+        self._codec = ActionCodec(self.id, self.action_types)
+
+    def start(self, num_players: int, seed: int | None = None, options: Mapping[str, Any] | None = None) -> State:
+        """A new game. ``seed=None`` draws a fresh seed (kept in the state, so records still replay)."""
+        if not isinstance(num_players, int) or isinstance(num_players, bool):
+            raise BadOptions(f"{self.id}: num_players must be an integer, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise BadOptions(
+                f"{self.id}: {num_players} players is not supported "
+                f"(this game takes {self.min_players} to {self.max_players})"
+            )
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise BadOptions(f"{self.id}: seed must be a non-negative integer, got {seed!r}")
+        return self.new_state(num_players, seed, self.check_options(options, num_players))
+
+    def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
+        """Options with defaults filled in. Games override to add checks across options or counts."""
+        return check_options(self.id, self.options, options)
+
+    @abstractmethod
+    def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> State:
+        """Set up the game (called by :meth:`start` with checked arguments)."""
+
+    @abstractmethod
+    def state_from_json(self, data: object) -> State:
+        """Rebuild a state from :meth:`State.to_json`; malformed input raises :class:`BadInput`."""
+
+    def action_from_json(self, data: object) -> Action:
+        """Build an action from its JSON form; malformed input raises :class:`BadInput`."""
+        return self._codec.from_json(data)
+
+    def describe(self) -> dict[str, Any]:
+        """The game's id, name, player counts and options, for lobbies and docs."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [o.to_json() for o in self.options],
+        }
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+
+class State(ABC):
+    """Everything that changes during one game. Subclasses keep plain ints, tuples and lists.
+
+    ``apply`` checks the seat and the action and raises before changing anything; ``apply_legal`` skips
+    those checks for callers that took the action from ``legal_actions`` (search agents, playouts).
+    """
+
+    __slots__ = ()
+
+    game: ClassVar[Game]
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+    rng: Rng
+
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """Seats the game waits for: one, several for simultaneous choices, none when over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every distinct choice of ``player`` now, in a stable order ([] if not to act)."""
+
+    @abstractmethod
+    def apply_legal(self, player: int, action: Action) -> list[Event]:
+        """Apply an action known to be legal (no checks)."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may know, as JSON-safe data; ``None`` for a spectator."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The outcome; raises :class:`IllegalAction` before the end."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """A fast, independent copy."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full state, RNG included, as JSON-safe data (exact round trip)."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: Rng) -> State:
+        """A full state consistent with everything ``player`` knows, hidden parts sampled with ``rng``."""
+
+    def is_legal(self, player: int, action: Action) -> bool:
+        """Whether ``action`` is legal for ``player`` (games with free-form choices override)."""
+        return action in self.legal_actions(player)
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        """A player-facing reason an action is refused (games override for sharper reasons)."""
+        return f"{action.to_json()} is not a legal action for seat {player} now"
+
+    def check(self, player: int, action: Action) -> None:
+        """Raise the right error if ``player`` may not take ``action`` now; change nothing."""
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+            raise BadInput(f"seat must be an integer from 0 to {self.num_players - 1}, got {player!r}")
+        if not isinstance(action, Action) or type(action) not in self.game.action_types:
+            raise BadInput(f"not a {self.game.id} action: {action!r} (build one with game.action_from_json)")
+        if self.is_over():
+            raise GameOver("the game is over")
+        waiting = self.to_act()
+        if player not in waiting:
+            raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})")
+        if not self.is_legal(player, action):
+            raise IllegalAction(self.why_illegal(player, action))
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``player``; on any error nothing changes."""
+        self.check(player, action)
+        return self.apply_legal(player, action)
+
+
+def play_random(state: State, rng: Rng, max_steps: int = 1_000_000) -> int:
+    """Play uniformly random legal actions until the game ends; returns the number of actions.
+
+    Simultaneous choices are made one seat at a time, which the contract allows: a seat's choice stays
+    secret until everyone has chosen.
+    """
+    steps = 0
+    while not state.is_over():
+        seat = state.to_act()[0]
+        actions: Sequence[Action] = state.legal_actions(seat)
+        state.apply_legal(seat, actions[rng.randrange(len(actions))])
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game did not end within {max_steps} actions")
+    return steps

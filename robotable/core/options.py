@@ -1,0 +1,83 @@
+"""Game options: declared once per game, validated generically.
+
+>>> opts = (Option("rounds", 2, "how many rounds", minimum=1, maximum=2),)
+>>> check_options("demo", opts, {"rounds": 1})
+{'rounds': 1}
+>>> check_options("demo", opts, {"round": 1})
+Traceback (most recent call last):
+...
+robotable.core.errors.BadOptions: demo: unknown option 'round' (known: rounds)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadOptions
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game: its name, default, meaning and allowed values.
+
+    ``choices`` limits a value to a list; ``minimum``/``maximum`` bound an int; ``check`` validates and
+    normalises anything richer (positions, lists), raising :class:`BadOptions` with a clear message.
+    """
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    check: Callable[[Any], Any] | None = None
+
+    def validate(self, game_id: str, value: Any) -> Any:
+        """The normalised value, or :class:`BadOptions` naming the option and the problem."""
+        where = f"{game_id}: option {self.name!r}"
+        if self.check is not None:
+            return self.check(value)
+        if self.choices is not None:
+            if value not in self.choices:
+                raise BadOptions(f"{where}: {value!r} is not one of {list(self.choices)}")
+            return value
+        kind = type(self.default)
+        if kind is bool and not isinstance(value, bool):
+            raise BadOptions(f"{where}: expected true or false, got {value!r}")
+        if kind is int:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadOptions(f"{where}: expected an integer, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise BadOptions(f"{where}: {value} is below the minimum {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise BadOptions(f"{where}: {value} is above the maximum {self.maximum}")
+        if kind is str and not isinstance(value, str):
+            raise BadOptions(f"{where}: expected a string, got {value!r}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """Description for lobbies and docs."""
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+def check_options(game_id: str, spec: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every option with its default filled in; unknown names and bad values raise BadOptions."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise BadOptions(f"{game_id}: options must be a JSON object, got {type(given).__name__}")
+    known = {o.name: o for o in spec}
+    for name in given:
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise BadOptions(f"{game_id}: unknown option {name!r} (known: {names})")
+    return {o.name: o.validate(game_id, given[o.name]) if o.name in given else o.default for o in spec}

@@ -1,0 +1,12 @@
+"""The games. Each lives in its own package and registers its id here.
+
+>>> from robotable import games
+>>> "tf22-reload" in games.available()
+True
+"""
+
+from robotable.core.registry import available, load, register
+
+register("tf22-reload", "robotable.games.tf22_reload:GAME")
+
+__all__ = ["available", "load"]
