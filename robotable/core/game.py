@@ -34,6 +34,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     action_types: ClassVar[tuple[type[Action], ...]] = ()
+    #: Event types after which a move may not be undone (a random draw, revealed hidden information).
+    #: ``None`` (the default) means the game has not declared them, and servers offer no undo for it.
+    undo_barriers: ClassVar[frozenset[str] | None] = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)

@@ -132,9 +132,7 @@ class Match:
     ) -> None:
         self.game = registry.load(game) if isinstance(game, str) else game
         self.state = self.game.start(num_players, seed=seed, options=options)
-        self.record = Record(
-            self.game.id, num_players, self.state.seed, dict(self.state.options), [], dict(meta or {})
-        )
+        self.record = Record(self.game.id, num_players, self.state.seed, dict(self.state.options), [], dict(meta or {}))
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply and record a move (errors propagate and record nothing)."""

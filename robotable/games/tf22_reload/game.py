@@ -27,6 +27,7 @@ class Tf22Reload(Game):
     max_players = 4
     options = ()
     action_types = ACTION_TYPES
+    undo_barriers = frozenset({"activate", "reveal", "round_start"})  # new cards shown; choices revealed
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> Tf22State:
         state = Tf22State(num_players, seed, options)
@@ -98,9 +99,13 @@ class _StateReader:
         state.activated = -1 if activated is None else self.colour(activated, "activated")
         state.set_aside = self.cards("set_aside")
         state.cc_piles = [self.cards(f"cc_piles[{s}]", pile) for s, pile in enumerate(self.per_seat("cc_piles", n))]
-        state.hands = [sorted(decode_value(h, list_of_ints, f"tf22-reload state: hands[{s}]")) for s, h in enumerate(self.per_seat("hands", n))]
+        state.hands = [
+            sorted(decode_value(h, list_of_ints, f"tf22-reload state: hands[{s}]"))
+            for s, h in enumerate(self.per_seat("hands", n))
+        ]
         state.discards = [
-            list(decode_value(d, list_of_ints, f"tf22-reload state: discards[{s}]")) for s, d in enumerate(self.per_seat("discards", n))
+            list(decode_value(d, list_of_ints, f"tf22-reload state: discards[{s}]"))
+            for s, d in enumerate(self.per_seat("discards", n))
         ]
         state.ships = [
             [[self.colour(c, f"ships[{s}]") for c in stack] for stack in decode_value(ship, list[Any], f"ships[{s}]")]
@@ -111,10 +116,10 @@ class _StateReader:
         stock = self.get("stock", dict[str, Any])
         if set(stock) != set(COLOUR_NAMES):
             raise BadInput(f"tf22-reload state: stock needs a count for each of {', '.join(COLOUR_NAMES)}")
-        state.stock = [decode_value(stock[COLOUR_NAMES[c]], int, f"stock.{COLOUR_NAMES[c]}") for c in range(NUM_COLOURS)]
-        state.choices = [
-            None if c is None else self.game.action_from_json(c) for c in self.per_seat("choices", n)
+        state.stock = [
+            decode_value(stock[COLOUR_NAMES[c]], int, f"stock.{COLOUR_NAMES[c]}") for c in range(NUM_COLOURS)
         ]
+        state.choices = [None if c is None else self.game.action_from_json(c) for c in self.per_seat("choices", n)]
         state.winner = self.data.get("winner", -1)
         state.scores = [list(decode_value(s, list_of_ints, "scores")) for s in self.per_seat("scores", n)]
         state.last_battle = self.data.get("last_battle")
@@ -138,3 +143,4 @@ def _legal_choice(state: Tf22State, seat: int, choice: Action) -> bool:
 
 
 GAME = Tf22Reload()
+Tf22State.game = GAME

@@ -19,11 +19,11 @@ from .components import (
     NEUTRALIZED,
     NEUTRALIZER,
     NUM_COLOURS,
+    Colour,  # noqa: F401  (used by the doctest)
     card,  # noqa: F401  (used by the doctest)
     card_colour,
     card_value,
 )
-from .components import Colour  # noqa: F401  (used by the doctest)
 
 Ship = list[list[int]]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 from robotable.core import Action, BadInput, Event, IllegalAction, Result, Rng, State
@@ -57,29 +58,29 @@ class Tf22State(State):
     """
 
     __slots__ = (
+        "activated",
+        "battle",
+        "cc_piles",
+        "chip_stock",
+        "chips",
+        "choices",
+        "deck",
+        "discards",
+        "hands",
+        "last_battle",
         "num_players",
-        "seed",
         "options",
+        "phase",
+        "revealed",
         "rng",
         "round",
-        "battle",
-        "deck",
-        "revealed",
-        "activated",
-        "set_aside",
-        "cc_piles",
-        "hands",
-        "discards",
-        "ships",
-        "chips",
-        "chip_stock",
-        "stock",
-        "choices",
-        "phase",
-        "winner",
-        "scores",
-        "last_battle",
         "round_scores",
+        "scores",
+        "seed",
+        "set_aside",
+        "ships",
+        "stock",
+        "winner",
     )
 
     def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
@@ -187,7 +188,7 @@ class Tf22State(State):
             "round_2": [s[1] for s in self.scores],
             "bonus": [s[2] for s in self.scores],
             "chipcards": list(self.chips),
-            "tie_breaks": ["total", "most chipcards", "fewest bonus points"],
+            "tie_breaks": "total, then most chipcards, then fewest bonus points",
         }
         return Result.from_keys(totals, keys, "end of round 2", details)
 
@@ -278,7 +279,12 @@ class Tf22State(State):
             events.append(
                 Event(
                     "r_reload",
-                    {"seat": seat, "from_slot": choice.from_slot, "to_slot": choice.to_slot, "colour": COLOUR_NAMES[colour]},
+                    {
+                        "seat": seat,
+                        "from_slot": choice.from_slot,
+                        "to_slot": choice.to_slot,
+                        "colour": COLOUR_NAMES[colour],
+                    },
                 )
             )
         elif isinstance(choice, RBuy):
@@ -324,7 +330,12 @@ class Tf22State(State):
                 events.append(
                     Event(
                         "reload",
-                        {"seat": seat, "from_slot": action.from_slot, "to_slot": action.to_slot, "colour": COLOUR_NAMES[colour]},
+                        {
+                            "seat": seat,
+                            "from_slot": action.from_slot,
+                            "to_slot": action.to_slot,
+                            "colour": COLOUR_NAMES[colour],
+                        },
                     )
                 )
             self._return_activated(events)
@@ -359,7 +370,7 @@ class Tf22State(State):
         breakdown = rules.score_round(self.ships, self.cc_piles)
         for seat, part in enumerate(breakdown):
             self.scores[seat][self.round - 1] = part["total"]
-        self.round_scores = self.round_scores + [breakdown]  # a new list: clones share the old one
+        self.round_scores = [*self.round_scores, breakdown]  # a new list: clones share the old one
         events.append(Event("round_scored", {"round": self.round, "scores": breakdown}))
         if self.round < ROUNDS:
             self._start_round_2(events)
@@ -505,7 +516,9 @@ class Tf22State(State):
 
     def _problems(self) -> Iterator[str]:
         n = self.num_players
-        pool = self.deck + self.revealed + self.set_aside + [c for pile in self.cc_piles for c in pile]
+        # Once a battle is won, the revealed cards are already in the winner's CC pile.
+        shown = self.revealed if self.phase == CHOOSE else []
+        pool = self.deck + shown + self.set_aside + [c for pile in self.cc_piles for c in pile]
         if sorted(pool) != sorted(DECK):
             yield f"the {len(DECK)} container cards are not all there exactly once ({len(pool)} found)"
         on_ships = [0] * NUM_COLOURS
@@ -513,15 +526,16 @@ class Tf22State(State):
             if len(ship) != SLOTS_BY_PLAYERS[n]:
                 yield f"seat {seat}'s ship has {len(ship)} slots; {n} players have {SLOTS_BY_PLAYERS[n]}"
             for stack in ship:
-                if any(a >= b for a, b in zip(stack, stack[1:])):
+                if any(a >= b for a, b in pairwise(stack)):
                     yield f"seat {seat}'s stack {[COLOUR_NAMES[c] for c in stack]} breaks the loading rules"
                 for c in stack:
                     on_ships[c] += 1
         for c in range(NUM_COLOURS):
             held = self.stock[c] + on_ships[c] + (self.activated == c)
             if self.stock[c] < 0 or held != CONTAINERS_PER_COLOUR:
-                yield f"{COLOUR_NAMES[c]} containers: stock, ships and activated add up to {held}, not {CONTAINERS_PER_COLOUR}"
-        if min(self.chips + [self.chip_stock]) < 0 or self.chip_stock + sum(self.chips) != CHIPCARDS:
+                name, total = COLOUR_NAMES[c], CONTAINERS_PER_COLOUR
+                yield f"{name} containers: stock, ships and activated add up to {held}, not {total}"
+        if min(*self.chips, self.chip_stock) < 0 or self.chip_stock + sum(self.chips) != CHIPCARDS:
             yield f"chipcards: stock and players add up to {self.chip_stock + sum(self.chips)}, not {CHIPCARDS}"
         for seat in range(n):
             if sorted(self.hands[seat] + self.discards[seat]) != list(RCU_VALUES):

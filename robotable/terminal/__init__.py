@@ -1,0 +1,39 @@
+"""Terminal rendering of game views (Rich), one module per game, found by the game's id.
+
+A game module here exposes ``render(view) -> RenderableType`` and may expose ``describe(action_json)
+-> str``; a game without one is shown as its view's JSON.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from types import ModuleType
+from typing import Any
+
+from rich.console import RenderableType
+from rich.syntax import Syntax
+
+
+def _module(game_id: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
+    except ModuleNotFoundError:
+        return None
+
+
+def render_view(game_id: str, view: dict[str, Any]) -> RenderableType:
+    """A Rich renderable of a seat's view."""
+    module = _module(game_id)
+    if module is not None and hasattr(module, "render"):
+        return module.render(view)
+    return Syntax(json.dumps(view, indent=1), "json")
+
+
+def describe_action(game_id: str, action: dict[str, Any]) -> str:
+    """A short human label for an action's JSON form."""
+    module = _module(game_id)
+    if module is not None and hasattr(module, "describe"):
+        return module.describe(action)
+    fields = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+    return f"{action['type']} {fields}".strip()

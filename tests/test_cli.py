@@ -1,0 +1,87 @@
+"""The `robotable` command as a user runs it: play (people and bots), replay, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from robotable.cli import app
+from robotable.core import Record, replay
+
+runner = CliRunner()
+
+
+def test_all_bot_game_runs_unattended_and_saves_a_replayable_record(tmp_path):
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "tf22-reload", "--players", "3", "--seats", "random,random,random", "--seed", "7",
+              "--record", str(path), "--quiet"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Result" in result.output and "record saved" in result.output
+    record = Record.load(path)
+    assert record.seed == 7 and record.meta["result"]["winners"]
+    assert replay(record).is_over()
+    shown = runner.invoke(app, ["replay", str(path), "--no-step"])
+    assert shown.exit_code == 0, shown.output
+    assert f"after move {len(record.moves)}/{len(record.moves)}" in shown.output
+
+
+def test_a_human_seat_sees_its_view_picks_by_number_and_bad_answers_are_refused(tmp_path):
+    path = tmp_path / "human.json"
+    answers = "abc\n99\n" + '{"type": "load", "slot": 0}\n' + "1\n" * 600
+    result = runner.invoke(
+        app,
+        ["play", "tf22-reload", "--players", "2", "--seats", "human,random", "--seed", "3", "--record", str(path)],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "seat 0 to act" in result.output and "RCU-1" in result.output
+    assert "not understood" in result.output  # "abc"
+    assert "99 is not between 1 and" in result.output
+    assert "refused" in result.output  # a load during the battle choice
+    assert Record.load(path).meta["result"]
+
+
+def test_quitting_saves_the_game_so_far(tmp_path):
+    path = tmp_path / "partial.json"
+    result = runner.invoke(
+        app, ["play", "tf22-reload", "--seats", "human,random", "--seed", "3", "--record", str(path)], input="1\nq\n"
+    )
+    assert result.exit_code == 1
+    assert len(Record.load(path).moves) >= 1
+
+
+def test_bad_command_lines_get_clear_errors():
+    cases = [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "tf22-reload", "--players", "3", "--seats", "human,random"], "--seats names 2 seats"),
+        (["play", "tf22-reload", "--players", "7"], "7 players is not supported"),
+        (["play", "tf22-reload", "--seats", "human,genius"], "unknown agent 'genius'"),
+        (["play", "tf22-reload", "--options", "{bad"], "--options is not valid JSON"),
+        (["play", "tf22-reload", "--options", '{"x": 1}'], "unknown option 'x'"),
+        (["replay", "/nonexistent/record.json"], "no such file"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)
+
+
+def test_games_lists_every_registered_game():
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0 and "tf22-reload" in result.output
+
+
+def test_installed_command_runs(tmp_path):
+    path = tmp_path / "cmd.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "robotable.cli", "play", "tf22-reload", "--players", "4",
+         "--seats", "random,random,random,random", "--seed", "1", "--record", str(path), "--quiet"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(path.read_text())["num_players"] == 4
