@@ -21,7 +21,7 @@ from robotable import games
 from robotable.ai import Agent, make_agent
 from robotable.core import Action, BadInput, Event, Game, Match, Record, RobotableError, State, visible_events
 from robotable.core.record import replay, replay_steps
-from robotable.terminal import describe_action, render_view
+from robotable.terminal import describe_action, describe_event, render_view
 
 app = typer.Typer(
     help="Robotable: robot board games for people, AI and research.",
@@ -134,9 +134,7 @@ def run_match(game: Game, match: Match, agents: list[Agent | None], verbose: boo
 def show_events(game: Game, events: list[Event], seat: int | None) -> None:
     """Print the events ``seat`` may see, one line each."""
     for event in visible_events(events, seat):
-        data = event.to_json()
-        data.pop("type")
-        console.print(f"[dim]- {event.type}: {json.dumps(data)}[/]")
+        console.print(f"[dim]- {describe_event(game.id, event.to_json())}[/]")
 
 
 def ask_human(game: Game, state: State, seat: int) -> Action:

@@ -85,3 +85,22 @@ def test_installed_command_runs(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(path.read_text())["num_players"] == 4
+
+
+def test_every_tf22_event_has_a_readable_log_line():
+    from robotable.core import Match, Rng
+    from robotable.terminal import describe_event
+
+    seen = {}
+    for seed in range(30):
+        match = Match("tf22-reload", 2 + seed % 3, seed=seed)
+        rng = Rng(seed)
+        while not match.state.is_over():
+            seat = match.state.to_act()[0]
+            legal = match.state.legal_actions(seat)
+            for event in match.apply(seat, legal[rng.randrange(len(legal))]):
+                seen[event.type] = event.to_json()
+    assert {"activate", "reveal", "battle", "won_cards", "round_scored", "game_over"} <= set(seen)
+    for kind, event in seen.items():
+        line = describe_event("tf22-reload", event)
+        assert line and not line.startswith(f"{kind}:"), kind

@@ -1,7 +1,7 @@
 """Terminal rendering of game views (Rich), one module per game, found by the game's id.
 
 A game module here exposes ``render(view) -> RenderableType`` and may expose ``describe(action_json)
--> str``; a game without one is shown as its view's JSON.
+-> str`` and ``log(event_json) -> str``; a game without them is shown as JSON.
 """
 
 from __future__ import annotations
@@ -37,3 +37,12 @@ def describe_action(game_id: str, action: dict[str, Any]) -> str:
         return module.describe(action)
     fields = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
     return f"{action['type']} {fields}".strip()
+
+
+def describe_event(game_id: str, event: dict[str, Any]) -> str:
+    """One line of the game log for an event's JSON form."""
+    module = _module(game_id)
+    if module is not None and hasattr(module, "log"):
+        return module.log(event)
+    data = {k: v for k, v in event.items() if k != "type"}
+    return f"{event['type']}: {json.dumps(data)}"

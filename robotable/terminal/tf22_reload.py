@@ -106,3 +106,51 @@ def describe(action: dict[str, Any]) -> str:
     if kind == "return":
         return "return the container to the stock"
     return str(action)
+
+
+def _cards_text(cards: list[list[Any]]) -> str:
+    return " + ".join(f"{colour} {value}" for colour, value in cards)
+
+
+def log(event: dict[str, Any]) -> str:
+    """One line of the game log for an event's JSON form."""
+    kind, seat = event["type"], event.get("seat")
+    lines = {
+        "round_start": lambda: f"Round {event['round']} begins",
+        "activate": lambda: (
+            f"Battle {event['battle']}: {_cards_text(event['cards'])} -> "
+            + (f"a {event['colour']} container is activated" if event["container"] else f"no {event['colour']} left")
+        ),
+        "chose": lambda: f"seat {seat} has chosen",
+        "your_choice": lambda: f"you chose {describe(event['choice'])}",
+        "reveal": lambda: "revealed: " + ", ".join(f"seat {s} {describe(c)}" for s, c in enumerate(event["choices"])),
+        "r_take_back": lambda: f"seat {seat} (R) takes back {len(event['cards'])} card(s)",
+        "r_discard": lambda: f"seat {seat} (R) discards a {event['colour']} container from slot {event['slot']}",
+        "r_reload": lambda: (
+            f"seat {seat} (R) moves a {event['colour']} container "
+            f"from slot {event['from_slot']} to slot {event['to_slot']}"
+        ),
+        "r_buy": lambda: f"seat {seat} (R) buys a {event['colour']} container onto slot {event['slot']}",
+        "r_buy_cancelled": lambda: f"seat {seat}'s buy is cancelled: no {event['colour']} container left",
+        "battle": lambda: (
+            ("absolute tie" if event["winner"] is None else f"seat {event['winner']} wins the battle")
+            + (f"; seats {event['tied']} tie" if event["tied"] else "")
+            + (f"; seats {event['neutralized']} neutralized" if event["neutralized"] else "")
+        ),
+        "chipcard": lambda: f"seat {seat} gets a chipcard",
+        "chipcard_stock_empty": lambda: f"no chipcard left for seat {seat}",
+        "won_cards": lambda: f"seat {seat} takes {_cards_text(event['cards'])}",
+        "set_aside": lambda: f"{_cards_text(event['cards'])} are set aside for the round",
+        "load": lambda: f"seat {seat} loads the {event['colour']} container on slot {event['slot']}",
+        "reload": lambda: (
+            f"seat {seat} reloads a {event['colour']} container "
+            f"from slot {event['from_slot']} to slot {event['to_slot']}"
+        ),
+        "container_returned": lambda: f"the {event['colour']} container returns to the stock",
+        "round_scored": lambda: (
+            f"Round {event['round']} scores: "
+            + ", ".join(f"seat {s} {part['total']}" for s, part in enumerate(event["scores"]))
+        ),
+        "game_over": lambda: "Game over",
+    }
+    return lines[kind]() if kind in lines else f"{kind}: {event}"

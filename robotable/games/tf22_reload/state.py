@@ -236,8 +236,6 @@ class Tf22State(State):
                 self._use_r(seat, choice, events)
         plays = {seat: c.value for seat, c in enumerate(choices) if isinstance(c, PlayCard)}
         outcome = rules.battle(plays)
-        for seat in outcome.tied:
-            self._give_chip(seat, events)
         self.last_battle = {
             "round": self.round,
             "battle": self.battle,
@@ -248,6 +246,8 @@ class Tf22State(State):
             "neutralized": list(outcome.neutralized),
         }
         events.append(Event("battle", dict(self.last_battle)))
+        for seat in outcome.tied:
+            self._give_chip(seat, events)
         if outcome.winner is None:
             self._absolute_tie(events)
             return
