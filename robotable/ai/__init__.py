@@ -12,19 +12,29 @@ from collections.abc import Callable
 from robotable.core import BadInput
 
 from .base import Agent, Decision, RandomAgent
+from .heuristic import HeuristicAgent
+from .ismcts import LEVELS, ISMCTSAgent
 
-#: Agent kinds by the name used in seat specs (``--seats human,random``); extended as agents land.
-AGENTS: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}
+#: Agent kinds by the name used in seat specs (``--seats human,heuristic,ismcts:hard``).
+AGENTS: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent}
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from its spec (``"random"``); unknown specs raise :class:`BadInput`."""
+    """Build an agent from its spec: ``random``, ``heuristic``, ``ismcts:easy|medium|hard``.
+
+    Unknown specs raise :class:`BadInput` naming the known ones.
+    """
     kind, _, level = spec.partition(":")
+    if kind == "ismcts":
+        if level not in LEVELS:
+            raise BadInput(f"ismcts needs a level: ismcts:{'|'.join(LEVELS)} (got {spec!r})")
+        return ISMCTSAgent.level(level, seed)
     if kind not in AGENTS:
-        raise BadInput(f"unknown agent {spec!r} (known: {', '.join(sorted(AGENTS))})")
+        known = ", ".join([*sorted(AGENTS), *(f"ismcts:{lv}" for lv in LEVELS)])
+        raise BadInput(f"unknown agent {spec!r} (known: {known})")
     if level:
         raise BadInput(f"agent {kind!r} takes no level, got {spec!r}")
     return AGENTS[kind](seed)
 
 
-__all__ = ["AGENTS", "Agent", "Decision", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "Decision", "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "make_agent"]

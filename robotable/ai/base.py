@@ -19,6 +19,7 @@ from robotable.core import Action, Rng, State
 class Decision:
     """What an agent may use to choose: never the true state, only samples of it."""
 
+    game: str
     seat: int
     view: dict[str, Any]
     legal: list[Action]
@@ -27,7 +28,13 @@ class Decision:
     @classmethod
     def of(cls, state: State, seat: int) -> Decision:
         """The decision ``seat`` faces in ``state`` (the state itself is only reachable by sampling)."""
-        return cls(seat, state.view(seat), state.legal_actions(seat), lambda rng: state.determinize(seat, rng))
+        return cls(
+            state.game.id,
+            seat,
+            state.view(seat),
+            state.legal_actions(seat),
+            lambda rng: state.determinize(seat, rng),
+        )
 
 
 class Agent(ABC):

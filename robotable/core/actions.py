@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -42,12 +43,19 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         """The action's JSON form: ``{"type": ..., field: value, ...}``."""
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            out[f.name] = _encode(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name] = _encode(getattr(self, name))
         return out
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _encode(value: Any) -> Any:
+    if type(value) is int:
+        return value
     if isinstance(value, enum.IntEnum):
         return value.name.lower()
     if isinstance(value, tuple):

@@ -135,7 +135,11 @@ class State(ABC):
 
     @abstractmethod
     def determinize(self, player: int, rng: Rng) -> State:
-        """A full state consistent with everything ``player`` knows, hidden parts sampled with ``rng``."""
+        """A full state consistent with everything ``player`` knows, hidden parts sampled with ``rng``.
+
+        The sample must depend only on what ``player`` knows and on ``rng`` (two states that ``player``
+        cannot tell apart give the same sample), so search agents cannot read hidden information.
+        """
 
     def is_legal(self, player: int, action: Action) -> bool:
         """Whether ``action`` is legal for ``player`` (games with free-form choices override)."""

@@ -195,3 +195,31 @@ def test_tampered_state_json_is_refused_with_the_reason():
     data["hands"][1] = [1, 2, 3]
     with pytest.raises(BadInput, match="seat 1's hand"):
         GAME.state_from_json(data)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=PLAYERS, seed=SEEDS, steps=st.integers(min_value=0, max_value=150))
+def test_determinize_depends_only_on_what_the_seat_knows(n, seed, steps):
+    match = random_match(n, seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if match.state.is_over():
+            return
+        random_step(match, rng)
+    state = match.state
+    other = state.clone()  # same information sets, different hidden parts: stack order, RNG, choices
+    Rng(seed + 7).shuffle(other.deck)
+    other.rng = Rng(seed + 9)
+    other.seed = seed + 11
+    for seat in range(n):
+        if other.choices[seat] is not None:
+            other.choices[seat] = None
+            legal = other.legal_actions(seat)
+            other.choices[seat] = legal[-1]
+    for seat in range(n):
+        if any(other.choices[q] != state.choices[q] for q in range(n) if q == seat):
+            continue  # a seat always knows its own choice
+        assert other.view(seat) == state.view(seat)
+        a = state.determinize(seat, Rng(seed)).to_json()
+        b = other.determinize(seat, Rng(seed)).to_json()
+        assert a == b

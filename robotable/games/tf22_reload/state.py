@@ -226,7 +226,8 @@ class Tf22State(State):
     def _resolve_battle(self, events: list[Event]) -> None:
         choices = [c for c in self.choices if c is not None]
         self.choices = [None] * self.num_players
-        events.append(Event("reveal", {"choices": [c.to_json() for c in choices]}))
+        shown = [c.to_json() for c in choices]
+        events.append(Event("reveal", {"choices": shown}))
         for seat, choice in enumerate(choices):
             if isinstance(choice, PlayCard):
                 self.hands[seat].remove(choice.value)
@@ -240,7 +241,7 @@ class Tf22State(State):
             "round": self.round,
             "battle": self.battle,
             "cards": [card_json(c) for c in self.revealed],
-            "choices": [c.to_json() for c in choices],
+            "choices": shown,
             "winner": outcome.winner,
             "tied": list(outcome.tied),
             "neutralized": list(outcome.neutralized),
@@ -421,9 +422,16 @@ class Tf22State(State):
         return new
 
     def determinize(self, player: int, rng: Rng) -> Tf22State:
-        """Shuffle the unseen container cards; resample other seats' unrevealed choices."""
+        """Shuffle the unseen container cards; resample other seats' unrevealed choices.
+
+        The sample depends only on what ``player`` knows and on ``rng``: the stack is sorted before it is
+        shuffled, and the state's own generator (which fixes future shuffles) and seed are replaced.
+        """
         new = self.clone()
+        new.seed = 0
+        new.deck.sort()
         rng.shuffle(new.deck)
+        new.rng = rng.fork()
         if new.phase == CHOOSE:
             for seat in range(new.num_players):
                 if seat != player and new.choices[seat] is not None:

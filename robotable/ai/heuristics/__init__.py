@@ -1,0 +1,33 @@
+"""Per-game knowledge for agents: a heuristic policy on the seat's view, and for search a cheap rollout
+policy and a position evaluator on (determinized) states.
+
+A module here, named after the game's package, may define:
+
+- ``choose(decision, rng) -> Action``: the heuristic agent's move, from the view and the legal actions;
+- ``rollout(state, seat, legal, rng) -> Action``: a fast policy for search rollouts;
+- ``evaluate(state) -> list[float]``: each seat's expected reward in [0, 1] from here (for rollouts that
+  stop early).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from robotable.core import BadInput
+
+
+def for_game(game_id: str) -> ModuleType | None:
+    """The heuristics module of a game, or ``None`` if it has none."""
+    try:
+        return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
+    except ModuleNotFoundError:
+        return None
+
+
+def require(game_id: str) -> ModuleType:
+    """The heuristics module of a game; :class:`BadInput` if there is none yet."""
+    module = for_game(game_id)
+    if module is None or not hasattr(module, "choose"):
+        raise BadInput(f"no heuristic agent for {game_id!r} yet")
+    return module

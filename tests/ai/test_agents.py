@@ -1,0 +1,154 @@
+"""Agents: always legal, reproducible, and blind to what their seat may not know."""
+
+from __future__ import annotations
+
+import pytest
+
+from robotable import games
+from robotable.ai import Decision, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
+from robotable.ai.ismcts import rank_rewards
+from robotable.core import BadInput, Match, Rng
+
+GAMES = games.available()
+
+
+def small_agents(seed: int) -> dict[str, object]:
+    """One of each kind, with search budgets small enough for tests."""
+    return {
+        "random": RandomAgent(seed),
+        "heuristic": HeuristicAgent(seed),
+        "ismcts": ISMCTSAgent(seed, iterations=12, rollout_depth=6),
+        "ismcts-full-rollouts": ISMCTSAgent(seed, iterations=4, evaluator=None),
+    }
+
+
+def play(game_id: str, players: int, seed: int, agents: list) -> Match:
+    match = Match(game_id, players, seed=seed)
+    while not match.state.is_over():
+        seat = match.state.to_act()[0]
+        action = agents[seat].act(match.state, seat)
+        assert action in match.state.legal_actions(seat), (seat, action)
+        match.apply(seat, action)
+    return match
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts", "ismcts-full-rollouts"])
+def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind):
+    game = games.load(game_id)
+    for players in range(game.min_players, game.max_players + 1):
+        agents = [small_agents(players * 10 + seat)[kind] for seat in range(players)]
+        match = play(game_id, players, seed=players, agents=agents)
+        assert match.state.result().winners
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_agents_answer_every_reachable_decision_of_random_games(game_id):
+    """Random games reach every kind of situation; each agent is asked at every step of them."""
+    game = games.load(game_id)
+    agents = small_agents(5)
+    for seed in range(4):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        match = Match(game_id, players, seed=seed)
+        rng = Rng(seed)
+        step = 0
+        while not match.state.is_over():
+            waiting = match.state.to_act()
+            for seat in waiting:  # every seat the game waits for, simultaneous choices included
+                legal = match.state.legal_actions(seat)
+                for kind, agent in agents.items():
+                    if kind.startswith("ismcts") and step % 7:
+                        continue  # search is slower: ask it at every seventh step
+                    assert agent.act(match.state, seat) in legal, kind
+            seat = waiting[rng.randrange(len(waiting))]
+            legal = match.state.legal_actions(seat)
+            match.apply(seat, legal[rng.randrange(len(legal))])
+            step += 1
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:easy"])
+def test_the_same_seed_gives_the_same_game(game_id, spec):
+    game = games.load(game_id)
+    n = game.min_players
+    first = play(game_id, n, 3, [make_agent(spec, seed=s) for s in range(n)])
+    again = play(game_id, n, 3, [make_agent(spec, seed=s) for s in range(n)])
+    assert first.record.moves == again.record.moves
+
+
+def _hidden_variants(state, seat, seed):
+    """States ``seat`` cannot tell from ``state``: other hidden parts resampled from another seat's view."""
+    others = [o for o in range(state.num_players) if o != seat]
+    for k, other in enumerate(others):
+        variant = state.determinize(other, Rng(seed + k))  # reshuffles what `other` does not know
+        if variant.view(seat) == state.view(seat):
+            yield variant
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts"])
+def test_an_agent_never_reads_hidden_information(game_id, kind):
+    game = games.load(game_id)
+    checked = 0
+    for seed in range(6):
+        state = game.start(game.min_players + seed % 2 if game.max_players > game.min_players else 2, seed=seed)
+        rng = Rng(seed)
+        for _ in range(rng.randrange(40)):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            state.apply_legal(seat, legal[rng.randrange(len(legal))])
+        if state.is_over():
+            continue
+        seat = state.to_act()[-1]
+        expected = small_agents(seed)[kind].act(state, seat)
+        for variant in _hidden_variants(state, seat, seed):
+            assert small_agents(seed)[kind].act(variant, seat) == expected
+            checked += 1
+    assert checked > 0
+
+
+def test_agent_specs_and_their_errors():
+    assert make_agent("ismcts:hard").name == "ismcts:hard"
+    assert make_agent("heuristic").name == "heuristic"
+    for bad, message in [
+        ("genius", "unknown agent 'genius'"),
+        ("ismcts", "ismcts needs a level"),
+        ("ismcts:impossible", "ismcts needs a level"),
+        ("random:hard", "takes no level"),
+    ]:
+        with pytest.raises(BadInput, match=message):
+            make_agent(bad)
+    with pytest.raises(ValueError):
+        ISMCTSAgent(iterations=None, seconds=None)
+
+
+def test_search_with_a_time_budget_returns_a_legal_action():
+    state = games.load(GAMES[0]).start(2, seed=1)
+    seat = state.to_act()[0]
+    agent = ISMCTSAgent(seed=1, iterations=None, seconds=0.05)
+    assert agent.act(state, seat) in state.legal_actions(seat)
+
+
+def test_rank_rewards_split_ties_and_order_places():
+    state = games.load("tf22-reload").start(3, seed=2)
+    robotable_rng = Rng(2)
+    from robotable.core import play_random
+
+    play_random(state, robotable_rng)
+    rewards = rank_rewards(state)
+    ranks = state.result().ranks
+    for a in range(3):
+        for b in range(3):
+            if ranks[a] < ranks[b]:
+                assert rewards[a] > rewards[b]
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+
+
+def test_decision_carries_no_state_but_the_sampler():
+    state = games.load("tf22-reload").start(2, seed=4)
+    decision = Decision.of(state, 0)
+    assert decision.game == "tf22-reload" and decision.view == state.view(0)
+    sample = decision.sample(Rng(1))
+    assert sample is not state and sample.view(0) == state.view(0)
