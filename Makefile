@@ -1,21 +1,26 @@
 # `make run` and `make test` each set everything up on a fresh machine, then run.
-PYTHON ?= python3
-VENV   ?= .venv
-BIN    := $(VENV)/bin
-EXTRAS ?= server,ai,dev
-STAMP  := $(VENV)/.installed-$(shell echo $(EXTRAS) | tr ',' '-')
+PYTHON      ?= python3
+VENV        ?= .venv
+BIN         := $(VENV)/bin
+RUN_EXTRAS  ?= server,ai
+TEST_EXTRAS ?= server,ai,dev,ray
+# The browser tests drive Debian's chromium (Playwright's own browser download does not work here).
+CHROMIUM    ?= /usr/bin/chromium
 
 .PHONY: run test lint format bench clean setup
 
-setup: $(STAMP)
+setup: $(VENV)/.installed-test $(CHROMIUM)
 
-$(STAMP): pyproject.toml
+$(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -e ".[$(if $(filter test,$*),$(TEST_EXTRAS),$(RUN_EXTRAS))]"
 	touch $@
 
-run: setup
+$(CHROMIUM):
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+run: $(VENV)/.installed-run
 	$(BIN)/robotable serve
 
 test: setup
@@ -23,15 +28,15 @@ test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
-lint: setup
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: setup
+format: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: setup
+bench: $(VENV)/.installed-run
 	$(BIN)/python benchmarks/engine.py
 
 clean:

@@ -243,6 +243,11 @@ def serve(
     run(host=host, port=port, database=database)
 
 
+from robotable.arena.command import arena  # noqa: E402
+
+app.command("arena")(arena)
+
+
 def main() -> None:
     """Entry point of the ``robotable`` command."""
     app()

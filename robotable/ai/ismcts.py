@@ -137,7 +137,9 @@ class ISMCTSAgent(Agent):
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
         while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(decision.sample(self.rng), roots, decision.seat)
+            sample = decision.sample(self.rng)
+            sample.reopen_choices(decision.seat)  # others' secret choices are searched, not guessed
+            self._iterate(sample, roots, decision.seat)
             done += 1
         edges = roots[decision.seat].actions
         return max(

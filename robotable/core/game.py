@@ -141,6 +141,14 @@ class State(ABC):
         cannot tell apart give the same sample), so search agents cannot read hidden information.
         """
 
+    def reopen_choices(self, player: int) -> None:  # noqa: B027 (an optional hook)
+        """Withdraw other seats' secret choices that are not yet revealed, so they choose again.
+
+        For search on a determinized sample: ``player`` cannot know those choices, so a search models
+        them as decisions still to make rather than as the sample's guesses. Games without simultaneous
+        secret choices have nothing to withdraw (the default).
+        """
+
     def is_legal(self, player: int, action: Action) -> bool:
         """Whether ``action`` is legal for ``player`` (games with free-form choices override)."""
         return action in self.legal_actions(player)

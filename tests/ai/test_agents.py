@@ -152,3 +152,13 @@ def test_decision_carries_no_state_but_the_sampler():
     assert decision.game == "tf22-reload" and decision.view == state.view(0)
     sample = decision.sample(Rng(1))
     assert sample is not state and sample.view(0) == state.view(0)
+
+
+def test_search_reopens_other_seats_secret_choices_instead_of_guessing_them():
+    state = games.load("tf22-reload").start(3, seed=4)
+    state.apply(0, state.legal_actions(0)[-1])
+    sample = Decision.of(state, 1).sample(Rng(2))
+    assert sample.to_act() == [1, 2]
+    sample.reopen_choices(1)
+    assert sample.to_act() == [0, 1, 2]  # seat 0 chooses again inside the search
+    assert state.to_act() == [1, 2]  # the real game is untouched

@@ -440,6 +440,10 @@ class Tf22State(State):
                     new.choices[seat] = options[rng.randrange(len(options))]
         return new
 
+    def reopen_choices(self, player: int) -> None:
+        if self.phase == CHOOSE:
+            self.choices = [c if seat == player else None for seat, c in enumerate(self.choices)]
+
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` sees: everything on the table but the stack order and others' choices."""
         players = []

@@ -1,0 +1,82 @@
+"""`robotable arena` as a user runs it: tables, the JSON report and the PNG chart; clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from robotable.cli import app
+
+runner = CliRunner()
+
+
+def test_arena_prints_the_tables_and_writes_the_json_and_png(tmp_path):
+    prefix = tmp_path / "out" / "small"
+    result = runner.invoke(
+        app, ["arena", "--game", "tf22-reload", "--agents", "random", "--players", "3", "--games", "6",
+              "--seed", "4", "--out", str(prefix)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output and "seats" in result.output
+    report = json.loads((tmp_path / "out" / "small.json").read_text())
+    png = (tmp_path / "out" / "small.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 5000
+    assert report["command"] == (
+        f"robotable arena --game tf22-reload --agents random --players 3 --games 6 --seed 4 --out {prefix}"
+    )
+    assert report["tournament"] == {
+        "game": "tf22-reload", "players": 3, "agents": ["random"], "games": 6, "seed": 4, "options": {},
+    }  # fmt: skip
+    assert report["machine"]["cpus"] and report["machine"]["python"]
+    assert report["execution"]["mode"] == "in-process"
+    assert len(report["games"]) == 6 and [g["index"] for g in report["games"]] == list(range(6))
+    assert {"agents", "scores", "ranks", "winners", "moves", "seconds", "seed"} <= set(report["games"][0])
+    agent = report["summary"]["agents"][0]
+    assert agent["games"] == 18 and {"win_rate", "ci95", "mean_score", "rating"} <= set(agent)
+
+
+def test_quiet_prints_only_where_the_report_went(tmp_path):
+    result = runner.invoke(
+        app, ["arena", "-g", "tf22-reload", "-a", "random", "-n", "2", "--out", str(tmp_path / "q.json"), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].startswith("report:") and (tmp_path / "q.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--game", "chess", "--agents", "random"], "unknown game 'chess'"),
+        (["--game", "tf22-reload", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["--game", "tf22-reload", "--agents", "random", "--players", "9"], "9 players is not supported"),
+        (["--game", "tf22-reload", "--agents", "random", "--games", "0"], "--games must be an integer of at least 1"),
+        (["--game", "tf22-reload", "--agents", "random", "--workers", "0"], "--workers must be an integer of at least"),
+        (["--game", "tf22-reload", "--agents", "random", "--options", "[1]"], "--options must be a JSON object"),
+    ],
+)
+def test_bad_input_exits_2_naming_the_problem(tmp_path, args, words):
+    result = runner.invoke(app, ["arena", *args, "--out", str(tmp_path / "never")])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and words in " ".join(result.output.split())
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_the_command_in_the_report_plays_the_same_games_again(tmp_path):
+    import shlex
+
+    first = runner.invoke(app, ["arena", "-g", "tf22-reload", "-a", "random", "-p", "2", "-n", "4", "--seed", "8",
+                                "--out", str(tmp_path / "a"), "--quiet"])  # fmt: skip
+    assert first.exit_code == 0, first.output
+    report = json.loads((tmp_path / "a.json").read_text())
+    args = shlex.split(report["command"])
+    assert args[:2] == ["robotable", "arena"]
+    args[args.index("--out") + 1] = str(tmp_path / "b")
+    again = runner.invoke(app, [*args[1:], "--quiet"])
+    assert again.exit_code == 0, again.output
+    rerun = json.loads((tmp_path / "b.json").read_text())
+    strip = ("seconds", "think_seconds", "worker")
+    assert [{k: v for k, v in g.items() if k not in strip} for g in rerun["games"]] == [
+        {k: v for k, v in g.items() if k not in strip} for g in report["games"]
+    ]
