@@ -34,11 +34,12 @@ RolloutPolicy = Callable[[State, int, Sequence[Action], Rng], Action]
 #: An evaluator gives every seat's expected reward in [0, 1] for a state where a rollout stops early.
 Evaluator = Callable[[State], list[float]]
 
-#: Difficulty levels: iterations per decision, and rollout length before the evaluator takes over.
-LEVELS: dict[str, dict[str, int]] = {
-    "easy": {"iterations": 60, "rollout_depth": 8},
-    "medium": {"iterations": 250, "rollout_depth": 16},
-    "hard": {"iterations": 1000, "rollout_depth": 24},
+#: Difficulty levels: iterations per decision, rollout length before the evaluator takes over, and how
+#: often another seat inside the tree plays the game's opponent model (its heuristic) rather than UCB.
+LEVELS: dict[str, dict[str, float]] = {
+    "easy": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5},
+    "medium": {"iterations": 250, "rollout_depth": 16, "model_opponents": 0.7},
+    "hard": {"iterations": 700, "rollout_depth": 24, "model_opponents": 0.7},
 }
 
 
@@ -99,9 +100,12 @@ class ISMCTSAgent(Agent):
         rollout: RolloutPolicy | None = None,
         evaluator: Evaluator | None = None,
         rollout_depth: int | None = None,
+        model_opponents: float = 0.0,
     ) -> None:
         """``rollout``/``evaluator`` default to the game's heuristics (random rollouts to the end if none);
-        ``rollout_depth`` stops a rollout after that many actions and asks the evaluator."""
+        ``rollout_depth`` stops a rollout after that many actions and asks the evaluator;
+        ``model_opponents`` is the probability that another seat, inside the tree, plays the game's
+        opponent model (its heuristic) instead of its own UCB choice."""
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -111,12 +115,13 @@ class ISMCTSAgent(Agent):
         self._rollout = rollout
         self._evaluator = evaluator
         self.rollout_depth = rollout_depth
+        self.model_opponents = model_opponents
         self._game: str | None = None
 
     @classmethod
     def level(cls, name: str, seed: int | None = None) -> ISMCTSAgent:
         """An agent at a difficulty level: ``easy``, ``medium`` or ``hard``."""
-        agent = cls(seed, **LEVELS[name])
+        agent = cls(seed, **LEVELS[name])  # type: ignore[arg-type]
         agent.name = f"ismcts:{name}"
         return agent
 
@@ -128,6 +133,7 @@ class ISMCTSAgent(Agent):
         module = heuristics.for_game(game_id)
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
+        self.model = getattr(module, "model", None) if self.model_opponents > 0 else None
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
@@ -162,7 +168,14 @@ class ISMCTSAgent(Agent):
                 edge = node.actions.get(a)
                 if edge is not None:
                     edge.avail += 1
-            if untried:
+            if seat != me and self.model is not None and rng.random() < self.model_opponents:
+                action = self.model(state, seat, legal, rng)
+                edge = node.actions.get(action)
+                if edge is None:
+                    edge = node.actions[action] = _Edge()
+                else:
+                    untried = []
+            elif untried:
                 action = untried[rng.randrange(len(untried))]
                 edge = node.actions[action] = _Edge()
             else:

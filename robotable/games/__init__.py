@@ -8,5 +8,6 @@ True
 from robotable.core.registry import available, load, register
 
 register("tf22-reload", "robotable.games.tf22_reload:GAME")
+register("twin-tin-bots", "robotable.games.twin_tin_bots:GAME")
 
 __all__ = ["available", "load"]

@@ -1,4 +1,4 @@
-"""The web app. For now a placeholder page: the lobby and tables arrive with the browser issue."""
+"""The web app: lobby, tables with websockets, bots in seats, storage, replays. See docs/server.md."""
 
 from __future__ import annotations
 

@@ -1,42 +1,365 @@
-"""Placeholder web app: says what is coming and lists the games; the real lobby lands later."""
+"""The FastAPI app: pages, the JSON API, the table websocket. See docs/server.md.
+
+``create_app(database)`` builds an app on a database URL (SQLite file by default, PostgreSQL by URL);
+``run`` serves it with uvicorn.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from robotable import games
+from robotable.core import BadInput, Record
 
-PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Robotable</title></head>
-<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
-<h1>Robotable</h1>
-<p><strong>This is a placeholder.</strong> The browser lobby and tables are not built yet; until they
-land, play in the terminal: <code>robotable play tf22-reload --players 3 --seats human,random,random</code>.</p>
-<p>Games: {games}</p>
-</body></html>"""
+from . import bots
+from .errors import ApiError, Forbidden
+from .hub import Connection
+from .schemas import (
+    WS_INCOMING,
+    ClaimSeat,
+    CreatedTable,
+    CreateTable,
+    ErrorOut,
+    HandToBot,
+    MoveRequest,
+    SeatCredential,
+    TableOut,
+    UploadedReplay,
+    WsMove,
+    WsPing,
+)
+from .storage import Storage, database_url
+from .tables import TableManager, replay_json
+
+log = logging.getLogger("robotable.server")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)}
+#: Largest websocket message accepted (a move is a few hundred bytes).
+MAX_WS_MESSAGE = 64_000
 
 
-def create_app(database: str | None = None) -> Any:
-    """The FastAPI application."""
-    from fastapi import FastAPI
-    from fastapi.responses import HTMLResponse
+def create_app(database: str | None = None, schema: str | None = None, bot_delay: float | None = None) -> FastAPI:
+    """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
-    app = FastAPI(title="Robotable")
+    ``schema`` puts the tables in a PostgreSQL schema; ``bot_delay`` is the pause before each bot move
+    in seconds (default 0.6, or ``ROBOTABLE_BOT_DELAY``).
+    """
+    if bot_delay is None:
+        bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
+    url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
 
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        names = ", ".join(games.load(g).name for g in games.available())
-        return PLACEHOLDER.format(games=names)
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(url, schema=schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
+        manager = TableManager(storage, bot_delay=bot_delay)
+        app.state.manager = manager
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            storage.close()
 
-    @app.get("/api/games")
+    app = FastAPI(
+        title="Robotable",
+        summary="Robot board games in the browser: lobby, tables, bots, replays.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    add_pages(app)
+    add_api(app)
+    add_websocket(app)
+    return app
+
+
+def manager_of(request: Request | WebSocket) -> TableManager:
+    """The app's table manager."""
+    return request.app.state.manager
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal is ``{"detail": "what was wrong"}`` with a 4xx status."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(BadInput)
+    async def bad_input(_: Request, exc: BadInput) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": describe_validation(exc.errors())}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code)
+
+
+def describe_validation(errors: Any) -> str:
+    """Pydantic errors as one readable line: ``body.num_players: Input should be ...``."""
+    parts = []
+    for err in errors:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body",)) or "request"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "json_invalid":
+            msg = f"the body is not valid JSON ({err.get('ctx', {}).get('error', 'syntax error')})"
+        parts.append(f"{loc}: {msg}")
+    return "; ".join(parts) or "invalid request"
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+def add_pages(app: FastAPI) -> None:
+    """The lobby, table and replay pages, and the static client."""
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    def replay_upload_page() -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    def replay_page(table_id: str) -> FileResponse:
+        return page("replay.html")
+
+
+# -- the JSON API -----------------------------------------------------------------------------------
+
+
+SeatQuery = Annotated[int | None, Query(ge=0, description="watch as this seat (needs its token)")]
+TokenQuery = Annotated[str | None, Query(max_length=200, description="the seat's token")]
+
+
+def add_api(app: FastAPI) -> None:
+    """The HTTP API (described by /openapi.json and /docs)."""
+
+    @app.get("/api/games", tags=["games"])
     def list_games() -> list[dict[str, Any]]:
+        """Every game: id, name, player counts and options."""
         return [games.load(g).describe() for g in games.available()]
 
-    return app
+    @app.get("/api/difficulties", tags=["games"])
+    def list_difficulties() -> list[dict[str, Any]]:
+        """Bot difficulties and the agent that plays each now (random until the others exist)."""
+        return bots.difficulties()
+
+    @app.get("/api/tables", tags=["tables"], response_model=list[TableOut])
+    async def list_tables(
+        request: Request,
+        status: Annotated[list[str] | None, Query(description="open, running, finished (repeatable)")] = None,
+    ) -> list[dict[str, Any]]:
+        """Tables, most recently active first (default: open and running)."""
+        allowed = {"open", "running", "finished"}
+        wanted = status or ["open", "running"]
+        bad = [s for s in wanted if s not in allowed]
+        if bad:
+            raise ApiError(f"unknown status {bad[0]!r} (one of: open, running, finished)")
+        return await manager_of(request).list_tables(wanted)
+
+    @app.post("/api/tables", tags=["tables"], status_code=201, response_model=CreatedTable, responses=ERRORS)
+    async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+        """Create a table; the answer holds each human seat's token and invite link (shown once)."""
+        manager = manager_of(request)
+        live, tokens = await manager.create(body)
+        links = {seat: f"/table/{live.id}?seat={seat}&token={token}" for seat, token in tokens.items()}
+        return {"table": manager.summary(live), "tokens": tokens, "links": links}
+
+    @app.get("/api/tables/{table_id}", tags=["tables"], response_model=TableOut, responses=ERRORS)
+    async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+        """A table's public summary."""
+        manager = manager_of(request)
+        return manager.summary(await manager.get(table_id))
+
+    @app.get("/api/tables/{table_id}/state", tags=["tables"], responses=ERRORS)
+    async def get_state(request: Request, table_id: str, seat: SeatQuery = None, token: TokenQuery = None) -> dict:
+        """What a seat (with its token) or a spectator sees now: view, legal actions, log."""
+        manager = manager_of(request)
+        live = await manager.get(table_id)
+        if seat is not None:
+            manager.check_token(live, seat, token)
+        return manager.message(live, seat, "snapshot")
+
+    @app.post("/api/tables/{table_id}/moves", tags=["play"], responses=ERRORS)
+    async def post_move(request: Request, table_id: str, body: MoveRequest) -> dict[str, Any]:
+        """Play a move for a seat you hold the token for."""
+        return await manager_of(request).submit(table_id, body.seat, body.token, body.action, body.after)
+
+    @app.post("/api/tables/{table_id}/undo", tags=["play"], responses=ERRORS)
+    async def post_undo(request: Request, table_id: str, body: SeatCredential) -> dict[str, Any]:
+        """Undo your last move (games against bots; see the undo policy in docs/server.md)."""
+        return await manager_of(request).undo(table_id, body.seat, body.token)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/claim", tags=["seats"], responses=ERRORS)
+    async def claim_seat(
+        request: Request, table_id: str, seat: int, body: Annotated[ClaimSeat | None, Body()] = None
+    ) -> dict[str, Any]:
+        """Take an open seat; the answer holds its token and invite link."""
+        token = await manager_of(request).claim(table_id, seat, body.name if body else None)
+        return {"seat": seat, "token": token, "link": f"/table/{table_id}?seat={seat}&token={token}"}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["seats"], responses=ERRORS)
+    async def hand_to_bot(request: Request, table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
+        """Hand the seat of a player who has gone to a bot (you prove you sit at the table)."""
+        manager = manager_of(request)
+        await manager.hand_to_bot(table_id, seat, body.seat, body.token, body.difficulty)
+        return manager.summary(await manager.get(table_id))
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/reclaim", tags=["seats"], responses=ERRORS)
+    async def reclaim_seat(request: Request, table_id: str, seat: int, body: SeatCredential) -> dict[str, Any]:
+        """Take your seat back from the bot that played it while you were gone."""
+        if body.seat != seat:
+            raise Forbidden(f"the token given is for seat {body.seat}, not seat {seat}")
+        manager = manager_of(request)
+        await manager.reclaim(table_id, seat, body.token)
+        return manager.summary(await manager.get(table_id))
+
+    @app.post("/api/tables/{table_id}/again", tags=["tables"], responses=ERRORS)
+    async def play_again(request: Request, table_id: str, body: SeatCredential) -> dict[str, Any]:
+        """A new table with the same seats; players keep their tokens."""
+        manager = manager_of(request)
+        new = await manager.again(table_id, body.seat, body.token)
+        return manager.summary(new)
+
+    @app.get("/api/tables/{table_id}/replay", tags=["replays"], responses=ERRORS)
+    async def table_replay(request: Request, table_id: str, seat: SeatQuery = None, token: TokenQuery = None) -> dict:
+        """Every step of a finished table, as a spectator or as a seat (with its token)."""
+        return await manager_of(request).replay_table(table_id, seat, token)
+
+    @app.get("/api/tables/{table_id}/record", tags=["replays"], responses=ERRORS)
+    async def table_record(request: Request, table_id: str, seat: int, token: TokenQuery = None) -> dict:
+        """The full record (seed and moves) of a finished table, for its players."""
+        return await manager_of(request).record(table_id, seat, token)
+
+    @app.post("/api/replays", tags=["replays"], responses=ERRORS)
+    def upload_replay(body: UploadedReplay) -> dict[str, Any]:
+        """Replay an uploaded record, as a spectator or as one of its seats."""
+        return replay_json(Record.from_json(body.record), body.seat)
+
+
+# -- the websocket ----------------------------------------------------------------------------------
+
+
+def add_websocket(app: FastAPI) -> None:
+    """``/ws/tables/{id}?seat=&token=``: snapshots and updates out, moves and undo in."""
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        manager = manager_of(websocket)
+        await websocket.accept()
+        try:
+            live = await manager.get(table_id)
+            seat = parse_seat(websocket.query_params.get("seat"))
+            token = websocket.query_params.get("token")
+            if seat is not None:
+                manager.check_token(live, seat, token)
+        except ApiError as exc:
+            await websocket.send_json({"type": "error", "status": exc.status, "message": exc.message})
+            await websocket.close(code=4000 + exc.status)
+            return
+        conn = Connection(websocket, table_id, seat)
+        conn.start()
+        manager.hub.add(conn)
+        conn.send(manager.message(live, seat, "snapshot"))
+        manager.push_table(live)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    conn.send({"type": "error", "ref": None, "status": 400, "message": "send JSON text, not binary"})
+                    continue
+                reply = await handle_ws_message(manager, table_id, seat, token, text)
+                if reply is not None:
+                    conn.send(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.hub.remove(conn)
+            await conn.stop()
+            if table_id in manager.live:
+                manager.push_table(manager.live[table_id])
+
+
+def parse_seat(value: str | None) -> int | None:
+    """The ``seat`` query parameter."""
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ApiError(f"seat must be a number, got {value!r}") from None
+
+
+async def handle_ws_message(
+    manager: TableManager, table_id: str, seat: int | None, token: str | None, text: str
+) -> dict[str, Any] | None:
+    """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem."""
+    ref = None
+    try:
+        if len(text) > MAX_WS_MESSAGE:
+            raise ApiError(f"message too long ({len(text)} characters, at most {MAX_WS_MESSAGE})")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ApiError(f"message is not valid JSON: {exc}") from None
+        if isinstance(data, dict):
+            ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
+        try:
+            msg = WS_INCOMING.validate_python(data)
+        except ValidationError as exc:
+            raise ApiError("bad message: " + describe_validation(exc.errors())) from None
+        if isinstance(msg, WsPing):
+            return {"type": "pong", "ref": ref}
+        if seat is None:
+            raise Forbidden("spectators cannot play: open the table with a seat's invite link")
+        if isinstance(msg, WsMove):
+            done = await manager.submit(table_id, seat, token, msg.action, msg.after)
+            return {"type": "ack", "ref": ref, "moves": done["moves"]}
+        done = await manager.undo(table_id, seat, token)
+        return {"type": "ack", "ref": ref, **done}
+    except ApiError as exc:
+        return {"type": "error", "ref": ref, "status": exc.status, "message": exc.message}
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None) -> None:
     """Serve the app with uvicorn."""
     import uvicorn
 
-    print(f"Robotable (placeholder web app) on http://{host}:{port}")
-    uvicorn.run(create_app(database), host=host, port=port)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
+    shown = url.split("@")[-1] if "@" in url else url
+    print(f"Robotable on http://{host}:{port}  (database: {shown})", flush=True)
+    uvicorn.run(create_app(database), host=host, port=port, log_level="warning")

@@ -5,11 +5,19 @@ from __future__ import annotations
 import pytest
 
 from robotable import games
-from robotable.ai import Decision, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
+from robotable.ai import Decision, HeuristicAgent, ISMCTSAgent, RandomAgent, heuristics, make_agent
 from robotable.ai.ismcts import rank_rewards
 from robotable.core import BadInput, Match, Rng
 
 GAMES = games.available()
+#: Games whose heuristics (agent, rollout policy, evaluator) exist; search needs them to finish rollouts.
+SEARCHABLE = [g for g in GAMES if heuristics.for_game(g) is not None]
+#: Games still waiting for their heuristics (issue: AI opponents). Shrinks to nothing as they land.
+PENDING_HEURISTICS = {"twin-tin-bots", "robots-on-the-line"}
+
+
+def test_only_the_known_pending_games_lack_heuristics():
+    assert set(GAMES) - set(SEARCHABLE) <= PENDING_HEURISTICS
 
 
 def small_agents(seed: int) -> dict[str, object]:
@@ -32,8 +40,11 @@ def play(game_id: str, players: int, seed: int, agents: list) -> Match:
     return match
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts", "ismcts-full-rollouts"])
+@pytest.mark.parametrize(
+    ("game_id", "kind"),
+    [(g, "random") for g in GAMES]
+    + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-full-rollouts")],
+)
 def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind):
     game = games.load(game_id)
     for players in range(game.min_players, game.max_players + 1):
@@ -42,7 +53,7 @@ def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind):
         assert match.state.result().winners
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", SEARCHABLE)
 def test_agents_answer_every_reachable_decision_of_random_games(game_id):
     """Random games reach every kind of situation; each agent is asked at every step of them."""
     game = games.load(game_id)
@@ -66,8 +77,10 @@ def test_agents_answer_every_reachable_decision_of_random_games(game_id):
             step += 1
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:easy"])
+@pytest.mark.parametrize(
+    ("game_id", "spec"),
+    [(g, "random") for g in GAMES] + [(g, s) for g in SEARCHABLE for s in ("heuristic", "ismcts:easy")],
+)
 def test_the_same_seed_gives_the_same_game(game_id, spec):
     game = games.load(game_id)
     n = game.min_players
@@ -85,8 +98,9 @@ def _hidden_variants(state, seat, seed):
             yield variant
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-@pytest.mark.parametrize("kind", ["random", "heuristic", "ismcts"])
+@pytest.mark.parametrize(
+    ("game_id", "kind"), [(g, "random") for g in GAMES] + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts")]
+)
 def test_an_agent_never_reads_hidden_information(game_id, kind):
     game = games.load(game_id)
     checked = 0

@@ -203,6 +203,15 @@ def choose(decision: Decision, rng: Rng) -> Action:
     return choose_battle_card(table, decision.legal)
 
 
+def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
+    """The heuristic's choice read straight off a (determinized) state: how search expects others to play."""
+    table = Table.from_state(state, seat)
+    table.ships = [[st[:] for st in ship] for ship in table.ships]
+    if state.phase == 1:  # type: ignore[attr-defined]
+        return choose_load(table, legal)
+    return choose_battle_card(table, legal)
+
+
 def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     """A cheap policy for search rollouts: high cards on valuable battles, low ones otherwise."""
     if state.phase == 1:  # type: ignore[attr-defined]  (the load decision)

@@ -1,0 +1,74 @@
+"""The components of Twin Tin Bots, read from ``data/components.json`` and ``data/layouts.json``.
+
+Tiles are the ints of :class:`Tile`: the 8 kinds of Order tile of each colour, then the 13 Special
+Orders. Crystals are their point values (blue 2, green 3, pink 4).
+
+>>> Tile.FORWARD_2.name.lower(), Tile.LONG_RANGE_ZAP in SPECIALS, len(ORDER_SET), len(SPECIALS)
+('forward_2', True, 16, 13)
+>>> CRYSTAL_NAMES[2], CRYSTAL_VALUES["pink"], SCORE_VICTORY[4]
+('blue', 4, 9)
+>>> sorted(LAYOUTS)
+[2, 3, 4, 5, 6]
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from importlib import resources
+from typing import Any
+
+DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/components.json").read_text())
+LAYOUT_DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/layouts.json").read_text())
+
+_TILE_NAMES: list[str] = list(DATA["order_tiles"]) + list(DATA["special_orders"])
+Tile = enum.IntEnum("Tile", {name.upper(): i for i, name in enumerate(_TILE_NAMES)})  # type: ignore[misc]
+Tile.__doc__ = "Every kind of Order and Special Order tile."
+TILE_NAMES: tuple[str, ...] = tuple(_TILE_NAMES)
+
+#: How many of each Order tile every colour owns (Double Modification included).
+ORDER_COUNTS: dict[int, int] = {int(Tile[name.upper()]): n for name, n in DATA["order_tiles"].items()}
+#: A colour's 16 Order tiles as a sorted list of kinds.
+ORDER_SET: tuple[int, ...] = tuple(sorted(k for k, n in ORDER_COUNTS.items() for _ in range(n)))
+SPECIALS: tuple[int, ...] = tuple(int(Tile[name.upper()]) for name in DATA["special_orders"])
+ZAP_ORDERS: tuple[int, ...] = tuple(int(Tile[name.upper()]) for name in DATA["zap_orders"])
+
+CRYSTAL_VALUES: dict[str, int] = dict(DATA["crystal_values"])
+CRYSTAL_NAMES: dict[int, str] = {v: k for k, v in CRYSTAL_VALUES.items()}
+CRYSTAL_KINDS: tuple[int, ...] = tuple(sorted(CRYSTAL_NAMES))
+CRYSTALS_PER_KIND: int = DATA["crystals_per_colour"]
+ALL_CRYSTALS: int = CRYSTALS_PER_KIND * len(CRYSTAL_KINDS)
+
+ROBOTS_PER_COLOUR: int = DATA["robots_per_colour"]
+SLOTS_PER_ROBOT: int = DATA["slots_per_robot"]
+BOARD_SLOTS: int = ROBOTS_PER_COLOUR * SLOTS_PER_ROBOT
+ZAP_RANGE: int = DATA["zap_range"]
+COUNTDOWN: int = DATA["countdown_counters"]
+SCORE_VICTORY: dict[int, int] = {int(k): v for k, v in DATA["score_victory"].items()}
+TOKEN_LIMITS: dict[str, int] = dict(DATA["variant_tokens"])
+
+#: Starting layouts by number of colours in play.
+LAYOUTS: dict[int, dict[str, Any]] = {int(k): v for k, v in LAYOUT_DATA["layouts"].items()}
+#: Every colour name a layout uses.
+COLOUR_NAMES: tuple[str, ...] = tuple(sorted({c for lay in LAYOUTS.values() for c in lay["bases"]}))
+
+
+def tile_name(tile: int) -> str:
+    """A tile's JSON name, e.g. ``"forward_1"``."""
+    return TILE_NAMES[tile]
+
+
+def parse_tile(value: object) -> int | None:
+    """A tile from its JSON name (any case), or ``None``.
+
+    >>> parse_tile("Dash") == Tile.DASH, parse_tile("fly")
+    (True, None)
+    """
+    if isinstance(value, str) and value.lower() in TILE_NAMES:
+        return TILE_NAMES.index(value.lower())
+    return None
+
+
+def parse_crystal(value: object) -> int | None:
+    """A crystal value from its colour name (``"blue"``...) or ``None``."""
+    return CRYSTAL_VALUES.get(value) if isinstance(value, str) else None

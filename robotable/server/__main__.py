@@ -1,0 +1,33 @@
+"""``python -m robotable.server``: serve the app, with the knobs tests and operators need.
+
+python -m robotable.server --port 8000 --database sqlite:///robotable.db --bot-delay 0.6
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from .app import create_app
+from .storage import database_url
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the arguments and serve."""
+    parser = argparse.ArgumentParser(prog="python -m robotable.server", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--database", default=None, help="SQLAlchemy URL or SQLite file (default robotable.db)")
+    parser.add_argument("--schema", default=None, help="PostgreSQL schema for the tables")
+    parser.add_argument("--bot-delay", type=float, default=None, help="seconds before each bot move")
+    args = parser.parse_args(argv)
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    print(f"Robotable on http://{args.host}:{args.port} (database: {database_url(args.database)})", flush=True)
+    app = create_app(args.database, schema=args.schema, bot_delay=args.bot_delay)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

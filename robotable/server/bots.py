@@ -1,0 +1,73 @@
+"""Bots in seats: which agent plays a difficulty, and choosing moves off the event loop.
+
+A difficulty is an agent spec for :func:`robotable.ai.make_agent` (``random``, ``heuristic``,
+``ismcts:easy`` ...). A spec whose agent does not exist yet falls back to ``random``, and the lobby and
+the table say so. Bots are stateless between moves: each decision builds its agent with a seed derived
+from the table's seed, the seat and the move number, so a restarted server or an undo replays exactly.
+"""
+
+from __future__ import annotations
+
+from robotable.ai import make_agent
+from robotable.core import Action, BadInput, State
+
+from .schemas import DIFFICULTIES
+
+FALLBACK = "random"
+
+
+def effective_agent(difficulty: str | None) -> str:
+    """The agent spec that actually plays ``difficulty`` (``random`` for one not built yet)."""
+    spec = difficulty or FALLBACK
+    try:
+        make_agent(spec, seed=0)
+    except BadInput:
+        return FALLBACK
+    return spec
+
+
+def check_difficulty(difficulty: str | None) -> str:
+    """A difficulty the lobby offers (or a spec ``make_agent`` knows); BadInput otherwise."""
+    spec = difficulty or FALLBACK
+    if spec in DIFFICULTIES:
+        return spec
+    try:
+        make_agent(spec, seed=0)
+    except BadInput:
+        raise BadInput(f"unknown bot difficulty {spec!r} (one of: {', '.join(DIFFICULTIES)})") from None
+    return spec
+
+
+def difficulties() -> list[dict[str, object]]:
+    """Every difficulty with the agent that plays it now."""
+    out: list[dict[str, object]] = []
+    for spec in DIFFICULTIES:
+        agent = effective_agent(spec)
+        note = None if agent == spec else f"not available yet: plays as {agent}"
+        out.append({"difficulty": spec, "agent": agent, "available": agent == spec, "note": note})
+    return out
+
+
+def bot_seed(table_seed: int, seat: int, move_index: int) -> int:
+    """The seed of one bot decision."""
+    return (table_seed * 1_000_003 + move_index * 7919 + seat) % (2**63)
+
+
+def choose_moves(
+    state: State, seats: list[tuple[int, str]], table_seed: int, first_index: int
+) -> list[tuple[int, Action]]:
+    """Choose for each ``(seat, difficulty)`` in turn on a private copy (runs in a worker thread).
+
+    Simultaneous choices are made one after the other on the copy; each bot sees only its own view,
+    so the order reveals nothing.
+    """
+    work = state.clone()
+    out: list[tuple[int, Action]] = []
+    for offset, (seat, difficulty) in enumerate(seats):
+        if seat not in work.to_act():
+            break
+        agent = make_agent(effective_agent(difficulty), seed=bot_seed(table_seed, seat, first_index + offset))
+        action = agent.act(work, seat)
+        work.apply(seat, action)
+        out.append((seat, action))
+    return out

@@ -1,0 +1,151 @@
+"""Pydantic wire schemas: what the HTTP API and the websocket accept and answer.
+
+Every model forbids unknown fields, so a misspelt field is refused with a message naming it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+SeatKind = Literal["human", "open", "bot"]
+
+#: Bot difficulties offered by the lobby (agent specs for ``robotable.ai.make_agent``).
+DIFFICULTIES: tuple[str, ...] = ("random", "heuristic", "ismcts:easy", "ismcts:medium", "ismcts:hard")
+
+
+class Strict(BaseModel):
+    """Base of every request model: unknown fields are an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    """One seat of a new table: a person holding an invite link, an open seat anyone may take, or a bot."""
+
+    kind: SeatKind = "human"
+    name: Annotated[str, Field(max_length=40)] | None = None
+    difficulty: Annotated[str, Field(max_length=40)] | None = Field(
+        default=None, description="bot seats: one of " + ", ".join(DIFFICULTIES)
+    )
+
+
+class CreateTable(Strict):
+    """A new table: the game, the number of players, the game's options and each seat."""
+
+    game: str
+    num_players: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = Field(
+        default=None, description="one per player; default: seat 0 human, the others random bots"
+    )
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class SeatCredential(Strict):
+    """A seat and its secret token (the token is the seat's credential)."""
+
+    seat: int = Field(ge=0)
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class MoveRequest(SeatCredential):
+    """A move for a seat; ``after`` (optional) is the number of moves the client saw, to refuse stale clicks."""
+
+    action: dict[str, Any]
+    after: int | None = Field(default=None, ge=0)
+
+
+class HandToBot(SeatCredential):
+    """Hand an absent player's seat to a bot; ``seat``/``token`` are the requester's own seat."""
+
+    difficulty: str = "random"
+
+
+class ClaimSeat(Strict):
+    """Take an open seat; the answer carries the seat's new token."""
+
+    name: Annotated[str, Field(max_length=40)] | None = None
+
+
+class UploadedReplay(Strict):
+    """A record to replay (as saved by ``robotable play`` or downloaded from a finished table)."""
+
+    record: dict[str, Any]
+    seat: int | None = None
+
+
+class SeatOut(BaseModel):
+    """A seat as everyone may see it (never its token)."""
+
+    seat: int
+    kind: SeatKind
+    name: str
+    difficulty: str | None = None
+    agent: str | None = Field(default=None, description="the agent that actually plays a bot seat")
+    handed_to_bot: bool = False
+    connected: bool = False
+
+
+class TableOut(BaseModel):
+    """A table's public summary."""
+
+    id: str
+    game: str
+    game_name: str
+    num_players: int
+    options: dict[str, Any]
+    status: Literal["open", "running", "finished"]
+    moves: int
+    to_act: list[int]
+    seats: list[SeatOut]
+    result: dict[str, Any] | None = None
+    next_table: str | None = None
+    undo_supported: bool = False
+    created_at: str
+    updated_at: str
+
+
+class CreatedTable(BaseModel):
+    """The answer to a table creation: its summary and the token of every human seat."""
+
+    table: TableOut
+    tokens: dict[int, str]
+    links: dict[int, str]
+
+
+class ErrorOut(BaseModel):
+    """Every 4xx answer: what was wrong."""
+
+    detail: str
+
+
+# -- websocket messages (client -> server) --------------------------------------------------------
+
+
+class WsMove(Strict):
+    """Play an action for the connection's seat."""
+
+    type: Literal["move"]
+    action: dict[str, Any]
+    after: int | None = Field(default=None, ge=0)
+    ref: str | int | None = None
+
+
+class WsUndo(Strict):
+    """Undo the connection's seat's last move (games against bots only)."""
+
+    type: Literal["undo"]
+    ref: str | int | None = None
+
+
+class WsPing(Strict):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+    ref: str | int | None = None
+
+
+WsIncoming = Annotated[WsMove | WsUndo | WsPing, Field(discriminator="type")]
+WS_INCOMING: TypeAdapter[WsMove | WsUndo | WsPing] = TypeAdapter(WsIncoming)

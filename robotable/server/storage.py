@@ -1,0 +1,396 @@
+"""Storage of tables as records (game, options, seed, moves) in SQLite or PostgreSQL (SQLAlchemy 2).
+
+A move is appended in one transaction together with the table's move count, status and result, and
+the append only succeeds if the count is still the one the server saw: an accepted move is a committed
+move, and a restarted server rebuilds every table by replaying its moves.
+
+Seat tokens are stored as SHA-256 hashes; the tokens themselves are only ever sent to the creator or
+to whoever claims an open seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+
+SCHEMA_VERSION = 1
+
+metadata = MetaData()
+
+meta_table = Table(
+    "robotable_meta",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", String(200), nullable=False),
+)
+
+tables_table = Table(
+    "robotable_tables",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("game", String(60), nullable=False),
+    Column("num_players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("num_moves", Integer, nullable=False, default=0),
+    Column("result", JSON, nullable=True),
+    Column("next_table", String(24), nullable=True),
+    Column("parent", String(24), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+seats_table = Table(
+    "robotable_seats",
+    metadata,
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("difficulty", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("handed_to_bot", Boolean, nullable=False, default=False),
+)
+
+moves_table = Table(
+    "robotable_moves",
+    metadata,
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("actor", String(8), nullable=False),  # "human" or "bot": undo never passes another human's move
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def now() -> datetime:
+    """The current UTC time."""
+    return datetime.now(UTC)
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What is stored for a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def database_url(database: str | None) -> str:
+    """A SQLAlchemy URL from the ``--database`` value: a URL, a file path, or None (``robotable.db``).
+
+    ``postgresql://`` and ``postgres://`` URLs are sent to the psycopg 3 driver.
+    """
+    if not database:
+        return "sqlite:///robotable.db"
+    if "://" not in database:
+        return f"sqlite:///{Path(database)}"
+    for prefix in ("postgresql://", "postgres://"):
+        if database.startswith(prefix):
+            return "postgresql+psycopg://" + database[len(prefix) :]
+    return database
+
+
+@dataclass
+class SeatRow:
+    """A stored seat."""
+
+    seat: int
+    kind: str
+    name: str
+    difficulty: str | None = None
+    token_hash: str | None = None
+    handed_to_bot: bool = False
+
+
+@dataclass
+class MoveRow:
+    """A stored move."""
+
+    idx: int
+    seat: int
+    action: dict[str, Any]
+    actor: str
+
+
+@dataclass
+class TableRow:
+    """A stored table with its seats and moves."""
+
+    id: str
+    game: str
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    num_moves: int
+    result: dict[str, Any] | None
+    next_table: str | None
+    parent: str | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+
+
+class StaleTable(Exception):
+    """The table moved on in the database since it was read (another process, or a race)."""
+
+
+class Storage:
+    """The database. ``schema`` (PostgreSQL) puts every table in that schema, created if missing."""
+
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        self.url = url
+        self.schema = schema
+        kwargs: dict[str, Any] = {"future": True}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(engine, "connect", _sqlite_pragmas)
+        if schema:
+            engine = engine.execution_options(schema_translate_map={None: schema})
+        self.engine: Engine = engine
+        self.create_schema()
+
+    def create_schema(self) -> None:
+        """Create (or check) the tables; refuse a database written by a newer version."""
+        with self.engine.begin() as conn:
+            if self.schema:
+                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+            metadata.create_all(conn)
+            row = conn.execute(select(meta_table.c.value).where(meta_table.c.key == "schema_version")).first()
+            if row is None:
+                conn.execute(insert(meta_table).values(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise RuntimeError(f"the database has schema version {row[0]}; this server knows {SCHEMA_VERSION}")
+
+    def drop_schema(self) -> None:
+        """Remove everything this storage created (tests)."""
+        with self.engine.begin() as conn:
+            if self.schema:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE'))
+            else:
+                metadata.drop_all(conn)
+        self.engine.dispose()
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction (committed on success, rolled back on error)."""
+        with self.engine.begin() as conn:
+            yield conn
+
+    # -- writes -----------------------------------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        """Insert a new table and its seats."""
+        with self.transaction() as conn:
+            conn.execute(
+                insert(tables_table).values(
+                    id=row.id,
+                    game=row.game,
+                    num_players=row.num_players,
+                    seed=row.seed,
+                    options=row.options,
+                    status=row.status,
+                    num_moves=0,
+                    result=None,
+                    next_table=None,
+                    parent=row.parent,
+                    created_at=row.created_at,
+                    updated_at=row.updated_at,
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "difficulty": s.difficulty,
+                        "token_hash": s.token_hash,
+                        "handed_to_bot": s.handed_to_bot,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def append_move(self, table_id: str, move: MoveRow, status: str, result: dict[str, Any] | None) -> datetime:
+        """Record a move, the new count, status and result in one transaction; StaleTable if raced."""
+        stamp = now()
+        with self.transaction() as conn:
+            done = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.num_moves == move.idx)
+                .values(num_moves=move.idx + 1, status=status, result=result, updated_at=stamp)
+            )
+            if done.rowcount != 1:
+                raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
+            conn.execute(
+                insert(moves_table).values(
+                    table_id=table_id,
+                    idx=move.idx,
+                    seat=move.seat,
+                    action=move.action,
+                    actor=move.actor,
+                    created_at=stamp,
+                )
+            )
+        return stamp
+
+    def truncate_moves(self, table_id: str, keep: int, expected: int, status: str) -> datetime:
+        """Delete every move from index ``keep`` on (undo), if the table is still at ``expected`` moves."""
+        stamp = now()
+        with self.transaction() as conn:
+            done = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.num_moves == expected)
+                .values(num_moves=keep, status=status, result=None, updated_at=stamp)
+            )
+            if done.rowcount != 1:
+                raise StaleTable(f"table {table_id} is no longer at move {expected}")
+            conn.execute(delete(moves_table).where(moves_table.c.table_id == table_id, moves_table.c.idx >= keep))
+        return stamp
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Store a seat's kind, name, difficulty, token hash and hand-over flag."""
+        with self.transaction() as conn:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat.seat)
+                .values(
+                    kind=seat.kind,
+                    name=seat.name,
+                    difficulty=seat.difficulty,
+                    token_hash=seat.token_hash,
+                    handed_to_bot=seat.handed_to_bot,
+                )
+            )
+
+    def claim_seat(self, table_id: str, seat: SeatRow) -> bool:
+        """Turn an open seat into a human seat, only if it is still open (first claim wins)."""
+        with self.transaction() as conn:
+            done = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat.seat,
+                    seats_table.c.kind == "open",
+                )
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+            )
+            if done.rowcount == 1:
+                conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(updated_at=now()))
+            return done.rowcount == 1
+
+    def set_status(self, table_id: str, status: str) -> None:
+        """Change a table's status (open -> running when its last open seat is taken)."""
+        with self.transaction() as conn:
+            conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+
+    def link_next(self, table_id: str, next_id: str) -> bool:
+        """Point a finished table at its "play again" table, unless one is already linked."""
+        with self.transaction() as conn:
+            done = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.next_table.is_(None))
+                .values(next_table=next_id)
+            )
+            return done.rowcount == 1
+
+    # -- reads ------------------------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """A table with its seats and moves, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            table = _table_row(row)
+            table.seats = [
+                SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot))
+                for r in conn.execute(
+                    select(seats_table).where(seats_table.c.table_id == table_id).order_by(seats_table.c.seat)
+                )
+            ]
+            table.moves = [
+                MoveRow(r.idx, r.seat, dict(r.action), r.actor)
+                for r in conn.execute(
+                    select(moves_table).where(moves_table.c.table_id == table_id).order_by(moves_table.c.idx)
+                )
+            ]
+        return table
+
+    def table_ids(self, statuses: tuple[str, ...] | None = None, limit: int = 200) -> list[str]:
+        """Table ids, most recently updated first, optionally only with these statuses."""
+        query = select(tables_table.c.id).order_by(tables_table.c.updated_at.desc()).limit(limit)
+        if statuses:
+            query = query.where(tables_table.c.status.in_(statuses))
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+
+def _table_row(row: Any) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        game=row["game"],
+        num_players=row["num_players"],
+        seed=int(row["seed"]),
+        options=dict(row["options"] or {}),
+        status=row["status"],
+        num_moves=row["num_moves"],
+        result=row["result"],
+        next_table=row["next_table"],
+        parent=row["parent"],
+        created_at=_utc(row["created_at"]),
+        updated_at=_utc(row["updated_at"]),
+    )
+
+
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,668 @@
+"""The table manager: live tables in memory, rebuilt from their stored records; moves, undo, seats, bots.
+
+The server never implements rules. It relays ``view(seat)`` and ``legal_actions(seat)``, and turns a
+move into ``game.action_from_json`` + ``state.check`` + ``apply`` on a copy, stored in the database
+before the copy replaces the table's state. Events reach each seat through ``visible_events``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from robotable import games
+from robotable.core import Action, BadInput, Event, Game, RobotableError, State, visible_events
+from robotable.core.record import Record, replay, replay_views
+
+from . import bots
+from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
+from .hub import Hub
+from .schemas import CreateTable, SeatSpec
+from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, hash_token, new_token, now
+
+log = logging.getLogger("robotable.server")
+
+#: Finished tables nobody watches are dropped from memory beyond this many live tables.
+MAX_LIVE_TABLES = 2000
+#: Replays of uploaded records are refused beyond this many moves.
+MAX_REPLAY_MOVES = 20_000
+
+
+@dataclass
+class LiveTable:
+    """A table in memory: its stored row, the game, the current state and the events of every move."""
+
+    row: TableRow
+    game: Game
+    state: State
+    events: list[list[Event]] = field(default_factory=list)
+    random_moves: list[bool] = field(default_factory=list)  # the move drew from the state's RNG
+    waiting: list[list[int]] = field(default_factory=list)  # to_act before any move, then after each
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def moves(self) -> list[MoveRow]:
+        return self.row.moves
+
+    def seat(self, seat: int) -> SeatRow:
+        return self.row.seats[seat]
+
+    def is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` now (a bot seat, or a human seat handed to a bot)."""
+        s = self.row.seats[seat]
+        return s.kind == "bot" or s.handed_to_bot
+
+    def status(self) -> str:
+        if self.state.is_over():
+            return "finished"
+        return "open" if any(s.kind == "open" for s in self.row.seats) else "running"
+
+    def record(self) -> Record:
+        return Record(
+            self.row.game,
+            self.row.num_players,
+            self.row.seed,
+            dict(self.row.options),
+            [(m.seat, m.action) for m in self.moves],
+            {"table": self.id, "seats": [s.name for s in self.row.seats]},
+        )
+
+
+def _rng_state(state: State) -> Any:
+    rng = getattr(state, "rng", None)
+    return getattr(rng, "state", None)
+
+
+class TableManager:
+    """Every live table, the storage behind them, the websocket hub and the bot runners."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.6) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.hub = Hub()
+        self.live: dict[str, LiveTable] = {}
+        self._loading = asyncio.Lock()
+        self.closing = False
+
+    # -- life cycle -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished table and let its bots resume."""
+        for table_id in self.storage.table_ids(("open", "running"), limit=10_000):
+            try:
+                live = await self.get(table_id)
+            except Exception:
+                log.exception("table %s cannot be resumed", table_id)
+                continue
+            self.kick_bots(live)
+
+    async def stop(self) -> None:
+        """Cancel the bot runners."""
+        self.closing = True
+        for live in self.live.values():
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+                with contextlib.suppress(BaseException):
+                    await live.bot_task
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table, loaded and replayed from storage on first use."""
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.live.get(table_id)
+            if live is None:
+                row = self.storage.load_table(table_id) if _plausible_id(table_id) else None
+                if row is None:
+                    raise NotFound(f"no table {table_id!r}")
+                live = self._rebuild(row)
+                self._evict()
+                self.live[table_id] = live
+        return live
+
+    def _evict(self) -> None:
+        """Keep memory bounded: forget finished tables nobody watches (they reload from storage)."""
+        if len(self.live) < MAX_LIVE_TABLES:
+            return
+        for table_id, live in list(self.live.items()):
+            if live.state.is_over() and not self.hub.tables.get(table_id):
+                del self.live[table_id]
+
+    def _rebuild(self, row: TableRow) -> LiveTable:
+        game = games.load(row.game)
+        state = game.start(row.num_players, seed=row.seed, options=row.options)
+        live = LiveTable(row, game, state, waiting=[state.to_act()])
+        for move in row.moves:
+            before = _rng_state(state)
+            events = state.apply(move.seat, game.action_from_json(move.action))
+            live.events.append(events)
+            live.random_moves.append(_rng_state(state) != before)
+            live.waiting.append(state.to_act())
+        return live
+
+    @staticmethod
+    def is_stale(live: LiveTable, seat: int, after: int) -> bool:
+        """Whether a move ``seat`` chose when the table was at move ``after`` no longer fits.
+
+        It does not fit if the seat has moved since, or stopped being waited for at any point since
+        (its decision was settled and a new one came up). Other seats' moves in a simultaneous choice
+        leave it valid: they change nothing this seat was deciding on.
+        """
+        if after > len(live.moves):
+            return True
+        if any(m.seat == seat for m in live.moves[after:]):
+            return True
+        return any(seat not in live.waiting[k] for k in range(after, len(live.moves) + 1))
+
+    # -- creating tables --------------------------------------------------------------------------
+
+    async def create(self, req: CreateTable, parent: str | None = None) -> tuple[LiveTable, dict[int, str]]:
+        """A new table; returns it and the token of every human seat."""
+        try:
+            game = games.load(req.game)
+            state = game.start(req.num_players, seed=req.seed, options=req.options)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        specs = req.seats or [SeatSpec(kind="human")] + [
+            SeatSpec(kind="bot", difficulty="random") for _ in range(req.num_players - 1)
+        ]
+        if len(specs) != req.num_players:
+            raise ApiError(f"seats lists {len(specs)} seats but num_players is {req.num_players}")
+        tokens: dict[int, str] = {}
+        seats = []
+        for i, spec in enumerate(specs):
+            seats.append(self._new_seat(i, spec, tokens))
+        stamp = now()
+        row = TableRow(
+            id=_new_id(),
+            game=game.id,
+            num_players=req.num_players,
+            seed=state.seed,
+            options=dict(state.options),
+            status="running",
+            num_moves=0,
+            result=None,
+            next_table=None,
+            parent=parent,
+            created_at=stamp,
+            updated_at=stamp,
+            seats=seats,
+        )
+        live = LiveTable(row, game, state, waiting=[state.to_act()])
+        row.status = live.status()
+        self.storage.create_table(row)
+        self.live[row.id] = live
+        self.kick_bots(live)
+        return live, tokens
+
+    def _new_seat(self, i: int, spec: SeatSpec, tokens: dict[int, str]) -> SeatRow:
+        if spec.kind == "bot":
+            try:
+                difficulty = bots.check_difficulty(spec.difficulty)
+            except BadInput as exc:
+                raise ApiError(f"seat {i}: {exc}") from None
+            return SeatRow(i, "bot", spec.name or f"Bot {i + 1}", difficulty)
+        if spec.difficulty is not None:
+            raise ApiError(f"seat {i}: only bot seats take a difficulty")
+        if spec.kind == "open":
+            return SeatRow(i, "open", spec.name or f"Open seat {i + 1}")
+        token = tokens[i] = new_token()
+        return SeatRow(i, "human", spec.name or f"Player {i + 1}", None, hash_token(token))
+
+    # -- credentials ------------------------------------------------------------------------------
+
+    def check_token(self, live: LiveTable, seat: int, token: str | None) -> SeatRow:
+        """The seat, if ``token`` is its credential; Forbidden otherwise."""
+        if not isinstance(seat, int) or not 0 <= seat < live.row.num_players:
+            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat!r}")
+        row = live.seat(seat)
+        if not token:
+            raise Forbidden(f"seat {seat}: a token is needed (it is in the seat's invite link)")
+        if row.token_hash is None or not secrets.compare_digest(row.token_hash, hash_token(token)):
+            raise Forbidden(f"seat {seat}: wrong token")
+        return row
+
+    # -- moves ------------------------------------------------------------------------------------
+
+    async def submit(
+        self, table_id: str, seat: int, token: str | None, action_json: object, after: int | None = None
+    ) -> dict[str, Any]:
+        """A person's move: token, then form, then the rules; refused moves change nothing."""
+        live = await self.get(table_id)
+        row = self.check_token(live, seat, token)
+        if row.handed_to_bot:
+            raise Conflict(f"seat {seat} is played by a bot now; take it back first")
+        try:
+            action = live.game.action_from_json(action_json)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        async with live.lock:
+            if after is not None and self.is_stale(live, seat, after):
+                raise Conflict(
+                    f"stale move: it was chosen at move {after}; the table is at move {len(live.moves)} "
+                    "and your decision has changed since"
+                )
+            events = await self._apply_locked(live, seat, action, "human")
+        self.kick_bots(live)
+        return {"moves": len(live.moves), "events": [e.to_json() for e in visible_events(events, seat)]}
+
+    async def _apply_locked(self, live: LiveTable, seat: int, action: Action, actor: str) -> list[Event]:
+        """Check, apply on a copy, store, then swap in; called with the table's lock held."""
+        try:
+            live.state.check(seat, action)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        new_state = live.state.clone()
+        before = _rng_state(new_state)
+        events = new_state.apply_legal(seat, action)
+        status = "finished" if new_state.is_over() else ("open" if live.status() == "open" else "running")
+        result = new_state.result().to_json() if new_state.is_over() else None
+        move = MoveRow(len(live.moves), seat, action.to_json(), actor)
+        try:
+            stamp = await asyncio.to_thread(self.storage.append_move, live.id, move, status, result)
+        except StaleTable:
+            self.live.pop(live.id, None)  # another process moved it on: reload on next use
+            raise Conflict("the table changed meanwhile; reload it and try again") from None
+        live.state = new_state
+        live.row.moves.append(move)
+        live.row.num_moves = len(live.moves)
+        live.row.status, live.row.result, live.row.updated_at = status, result, stamp
+        live.events.append(events)
+        live.random_moves.append(_rng_state(new_state) != before)
+        live.waiting.append(new_state.to_act())
+        new_events = len(live.events) - 1
+        self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=new_events))
+        return events
+
+    # -- bots -------------------------------------------------------------------------------------
+
+    def bot_seats_to_move(self, live: LiveTable) -> list[tuple[int, str]]:
+        """Bot seats that move now: only when every seat the game waits for is played by a bot.
+
+        In a simultaneous choice the bots choose after the people (their choices stay secret either
+        way), which leaves a person's own secret choice undoable until the reveal.
+        """
+        if live.state.is_over():
+            return []
+        waiting = live.state.to_act()
+        if not waiting or not all(live.is_bot(s) for s in waiting):
+            return []
+        return [(s, live.seat(s).difficulty or bots.FALLBACK) for s in waiting]
+
+    def kick_bots(self, live: LiveTable) -> None:
+        """Start the table's bot runner if bots are to move and none runs."""
+        if self.closing or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        if self.bot_seats_to_move(live):
+            live.bot_task = asyncio.create_task(self._run_bots(live))
+
+    async def _run_bots(self, live: LiveTable) -> None:
+        """Move bots until a person (or nobody) is to act; thinking runs in a worker thread."""
+        try:
+            while not self.closing:
+                seats = self.bot_seats_to_move(live)
+                if not seats:
+                    return
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                    seats = self.bot_seats_to_move(live)  # an undo or a hand-over may have changed it
+                    if not seats:
+                        return
+                at = len(live.moves)
+                state = live.state
+                chosen = await asyncio.to_thread(bots.choose_moves, state, seats, live.row.seed, at)
+                async with live.lock:
+                    if len(live.moves) != at or live.state is not state:
+                        continue  # undo or a hand-over happened meanwhile: look again
+                    for seat, action in chosen:
+                        if not live.is_bot(seat):
+                            break
+                        await self._apply_locked(live, seat, action, "bot")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of table %s stopped", live.id)
+
+    # -- undo -------------------------------------------------------------------------------------
+
+    def undo_plan(self, live: LiveTable, seat: int) -> int:
+        """How many moves stay after ``seat`` undoes its last move; Conflict saying why not.
+
+        The policy: only in games against bots; never past a random event, never past revealed hidden
+        information (the game's ``undo_barriers`` events), never past another person's move.
+        """
+        barriers = live.game.undo_barriers
+        if barriers is None:
+            raise Conflict(f"{live.game.name} does not support undo")
+        if live.state.is_over():
+            raise Conflict("the game is over")
+        others = [s.seat for s in live.row.seats if s.seat != seat and not live.is_bot(s.seat)]
+        if others:
+            raise Conflict(f"undo is only for games against bots (seats {others} are people)")
+        i = len(live.moves) - 1
+        while i >= 0 and not (live.moves[i].seat == seat and live.moves[i].actor == "human"):
+            if live.moves[i].actor == "human":
+                raise Conflict("cannot undo past another player's move")
+            i -= 1
+        if i < 0:
+            raise Conflict(f"seat {seat} has no move to undo")
+        for j in range(i, len(live.moves)):
+            if live.random_moves[j]:
+                raise Conflict("cannot undo past a random event")
+            shown = sorted({e.type for e in live.events[j]} & barriers)
+            if shown:
+                raise Conflict(f"cannot undo past revealed information ({', '.join(shown)})")
+        return i
+
+    def can_undo(self, live: LiveTable, seat: int | None) -> bool:
+        """Whether ``seat`` may undo now."""
+        if seat is None or live.is_bot(seat):
+            return False
+        try:
+            self.undo_plan(live, seat)
+        except ApiError:
+            return False
+        return True
+
+    async def undo(self, table_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """Undo ``seat``'s last move and the bot moves after it: the record minus those moves."""
+        live = await self.get(table_id)
+        self.check_token(live, seat, token)
+        async with live.lock:
+            keep = self.undo_plan(live, seat)
+            undone = len(live.moves) - keep
+            rebuilt_row = TableRow(**{**live.row.__dict__, "moves": live.moves[:keep], "seats": live.row.seats})
+            rebuilt = self._rebuild(rebuilt_row)
+            status = rebuilt.status()
+            try:
+                stamp = await asyncio.to_thread(self.storage.truncate_moves, live.id, keep, len(live.moves), status)
+            except StaleTable:
+                self.live.pop(live.id, None)
+                raise Conflict("the table changed meanwhile; reload it and try again") from None
+            live.state, live.events, live.random_moves = rebuilt.state, rebuilt.events, rebuilt.random_moves
+            live.waiting = rebuilt.waiting
+            del live.row.moves[keep:]
+            live.row.num_moves, live.row.status, live.row.result, live.row.updated_at = keep, status, None, stamp
+            self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason="undo"))
+        self.kick_bots(live)
+        return {"moves": keep, "undone": undone}
+
+    # -- seats ------------------------------------------------------------------------------------
+
+    async def claim(self, table_id: str, seat: int, name: str | None) -> str:
+        """Take an open seat; returns its new token."""
+        live = await self.get(table_id)
+        if not 0 <= seat < live.row.num_players:
+            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
+        row = live.seat(seat)
+        if row.kind != "open":
+            raise Conflict(f"seat {seat} is not open")
+        if live.state.is_over():
+            raise Conflict("the game is over")
+        token = new_token()
+        taken = SeatRow(seat, "human", name or f"Player {seat + 1}", None, hash_token(token))
+        if not self.storage.claim_seat(live.id, taken):
+            raise Conflict(f"seat {seat} was just taken")
+        live.row.seats[seat] = taken
+        if live.row.status == "open" and live.status() != "open":
+            live.row.status = live.status()
+            self.storage.set_status(live.id, live.row.status)
+        self.push_table(live)
+        self.kick_bots(live)
+        return token
+
+    async def hand_to_bot(self, table_id: str, target: int, seat: int, token: str, difficulty: str) -> None:
+        """Another player hands the seat of a player who has gone to a bot (zombie mode)."""
+        live = await self.get(table_id)
+        requester = self.check_token(live, seat, token)
+        if requester.handed_to_bot:
+            raise Forbidden(f"seat {seat} is played by a bot; only people at the table can hand seats over")
+        if not 0 <= target < live.row.num_players:
+            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {target}")
+        row = live.seat(target)
+        if target == seat:
+            raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
+        if row.kind == "bot" or row.handed_to_bot:
+            raise Conflict(f"seat {target} is already played by a bot")
+        if target in self.hub.connected_seats(live.id):
+            raise Conflict(f"seat {target}'s player is connected; only an absent player's seat can be handed over")
+        try:
+            spec = bots.check_difficulty(difficulty)
+        except BadInput as exc:
+            raise ApiError(str(exc)) from None
+        if row.kind == "open":  # nobody took it: it becomes a bot seat
+            row.kind, row.name, row.difficulty = "bot", f"Bot {target + 1}", spec
+        else:
+            row.handed_to_bot, row.difficulty = True, spec
+        self.storage.update_seat(live.id, row)
+        if live.row.status == "open" and live.status() != "open":
+            live.row.status = live.status()
+            self.storage.set_status(live.id, live.row.status)
+        self.push_table(live, full=True)
+        self.kick_bots(live)
+
+    async def reclaim(self, table_id: str, seat: int, token: str) -> None:
+        """A player who came back takes their seat back from the bot."""
+        live = await self.get(table_id)
+        row = self.check_token(live, seat, token)
+        if not row.handed_to_bot:
+            raise Conflict(f"seat {seat} is not played by a bot")
+        async with live.lock:
+            row.handed_to_bot, row.difficulty = False, None
+            self.storage.update_seat(live.id, row)
+        self.push_table(live, full=True)
+
+    async def again(self, table_id: str, seat: int, token: str) -> LiveTable:
+        """Play again: a new table with the same seats (people keep their tokens), linked from this one."""
+        live = await self.get(table_id)
+        self.check_token(live, seat, token)
+        if not live.state.is_over():
+            raise Conflict("the game is not over yet")
+        if live.row.next_table:
+            return await self.get(live.row.next_table)
+        req = CreateTable(game=live.row.game, num_players=live.row.num_players, options=live.row.options, seats=[])
+        seats = []
+        for s in live.row.seats:
+            if s.kind == "bot":
+                seats.append(SeatRow(s.seat, "bot", s.name, s.difficulty))
+            elif s.kind == "human":
+                seats.append(SeatRow(s.seat, "human", s.name, None, s.token_hash))
+            else:
+                seats.append(SeatRow(s.seat, "open", s.name))
+        new = await self._create_with_seats(req, seats, parent=live.id)
+        if self.storage.link_next(live.id, new.id):
+            live.row.next_table = new.id
+        else:  # someone else pressed first: use theirs
+            fresh = self.storage.load_table(live.id)
+            live.row.next_table = fresh.next_table if fresh else new.id
+        self.push_table(live)
+        return await self.get(live.row.next_table or new.id)
+
+    async def _create_with_seats(self, req: CreateTable, seats: list[SeatRow], parent: str) -> LiveTable:
+        game = games.load(req.game)
+        state = game.start(req.num_players, seed=None, options=req.options)
+        stamp = now()
+        row = TableRow(
+            _new_id(),
+            game.id,
+            req.num_players,
+            state.seed,
+            dict(state.options),
+            "running",
+            0,
+            None,
+            None,
+            parent,
+            stamp,
+            stamp,
+            seats,
+        )
+        live = LiveTable(row, game, state, waiting=[state.to_act()])
+        row.status = live.status()
+        self.storage.create_table(row)
+        self.live[row.id] = live
+        self.kick_bots(live)
+        return live
+
+    # -- what clients see -------------------------------------------------------------------------
+
+    def summary(self, live: LiveTable) -> dict[str, Any]:
+        """The table's public summary (``TableOut``)."""
+        connected = self.hub.connected_seats(live.id)
+        seats = []
+        for s in live.row.seats:
+            playing_bot = s.kind == "bot" or s.handed_to_bot
+            seats.append(
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "difficulty": s.difficulty if playing_bot else None,
+                    "agent": bots.effective_agent(s.difficulty) if playing_bot else None,
+                    "handed_to_bot": s.handed_to_bot,
+                    "connected": s.seat in connected,
+                }
+            )
+        return {
+            "id": live.id,
+            "game": live.row.game,
+            "game_name": live.game.name,
+            "num_players": live.row.num_players,
+            "options": live.row.options,
+            "status": live.row.status,
+            "moves": len(live.moves),
+            "to_act": live.state.to_act(),
+            "seats": seats,
+            "result": live.row.result,
+            "next_table": live.row.next_table,
+            "undo_supported": live.game.undo_barriers is not None,
+            "created_at": live.row.created_at.isoformat(),
+            "updated_at": live.row.updated_at.isoformat(),
+        }
+
+    def message(
+        self, live: LiveTable, seat: int | None, kind: str, since: int = 0, reason: str | None = None
+    ) -> dict[str, Any]:
+        """A ``snapshot`` (whole log) or ``update`` (events of moves from ``since``) for ``seat``."""
+        state = live.state
+        to_act = state.to_act()
+        plays = seat is not None and not live.is_bot(seat) and seat in to_act
+        entries = self.log_entries(live, seat, 0 if kind == "snapshot" else since)
+        out: dict[str, Any] = {
+            "type": kind,
+            "table": self.summary(live),
+            "seat": seat,
+            "moves": len(live.moves),
+            "view": state.view(seat),
+            "to_act": to_act,
+            "legal": [a.to_json() for a in state.legal_actions(seat)] if plays else [],
+            "can_undo": self.can_undo(live, seat),
+            "result": state.result().to_json() if state.is_over() else None,
+        }
+        out["log" if kind == "snapshot" else "events"] = entries
+        if reason:
+            out["reason"] = reason
+        return out
+
+    @staticmethod
+    def log_entries(live: LiveTable, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events ``seat`` may see, from move ``since`` on, each tagged with its move number."""
+        return [
+            {"move": i + 1, **e.to_json()}
+            for i in range(since, len(live.events))
+            for e in visible_events(live.events[i], seat)
+        ]
+
+    def push_table(self, live: LiveTable, full: bool = False) -> None:
+        """Tell every connection that the seats or links changed (a whole snapshot if legal moves did)."""
+        if full:
+            self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason="seats"))
+        else:
+            summary = self.summary(live)
+            self.hub.broadcast(live.id, lambda s: {"type": "table", "table": summary})
+
+    async def list_tables(self, statuses: Sequence[str] | None) -> list[dict[str, Any]]:
+        """Summaries for the lobby."""
+        out = []
+        for table_id in self.storage.table_ids(tuple(statuses) if statuses else None):
+            try:
+                live = self.live.get(table_id)
+                if live is None:  # finished tables are summarised from storage, without a replay
+                    row = self.storage.load_table(table_id)
+                    if row is not None and row.status == "finished":
+                        out.append(self.summary_of_finished(row))
+                        continue
+                    live = await self.get(table_id)
+                out.append(self.summary(live))
+            except Exception:
+                log.exception("table %s cannot be listed", table_id)
+        return out
+
+    def summary_of_finished(self, row: TableRow) -> dict[str, Any]:
+        """The summary of a finished table that is not in memory."""
+        game = games.load(row.game)
+        state = game.start(row.num_players, seed=row.seed, options=row.options)
+        placeholder = LiveTable(row, game, state)
+        out = self.summary(placeholder)
+        out["to_act"] = []
+        return out
+
+    # -- replays ----------------------------------------------------------------------------------
+
+    async def replay_table(self, table_id: str, seat: int | None, token: str | None) -> dict[str, Any]:
+        """Every step of a finished table as ``seat`` saw it (a spectator without a seat)."""
+        live = await self.get(table_id)
+        if seat is not None:
+            self.check_token(live, seat, token)
+        if not live.state.is_over():
+            raise Conflict("replays are for finished tables; watch a running table live instead")
+        return {"table": self.summary(live), **replay_json(live.record(), seat)}
+
+    async def record(self, table_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """The full record of a finished table, for one of its players."""
+        live = await self.get(table_id)
+        self.check_token(live, seat, token)
+        if not live.state.is_over():
+            raise Conflict("the record holds every secret: it is available when the game is over")
+        return live.record().to_json()
+
+
+def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
+    """A record's steps as ``seat`` saw them: views and visible events, with the result."""
+    if len(record.moves) > MAX_REPLAY_MOVES:
+        raise ApiError(f"record: {len(record.moves)} moves is more than the {MAX_REPLAY_MOVES} a replay takes")
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < record.num_players):
+        raise ApiError(f"seat must be 0 to {record.num_players - 1} for this record, got {seat!r}")
+    try:
+        game = games.load(record.game)
+        steps = list(replay_views(record, seat))
+        final = replay(record)
+    except RobotableError as exc:
+        raise ApiError(str(exc)) from None
+    return {
+        "game": record.game,
+        "game_name": game.name,
+        "num_players": record.num_players,
+        "seat": seat,
+        "steps": steps,
+        "result": final.result().to_json() if final.is_over() else None,
+    }
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def _plausible_id(table_id: str) -> bool:
+    return 0 < len(table_id) <= 24 and table_id.isascii() and table_id.replace("-", "").replace("_", "").isalnum()

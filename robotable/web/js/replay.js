@@ -1,0 +1,134 @@
+// The replay viewer: a finished table (as a spectator, or as a seat this browser holds) or an uploaded
+// record, step by step. The server sends each step as that seat saw it (views and visible events).
+
+import { api, el, rendererFor, toast, tokensFor } from "/static/js/api.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean);
+const tableId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+
+const rp = { data: null, index: 0, renderer: null, names: [], timer: null, seat: null, uploaded: null };
+
+function allLog(upto) {
+  const out = [];
+  for (let i = 1; i <= upto; i++) for (const e of rp.data.steps[i].events) out.push({ move: i, ...e });
+  return out;
+}
+
+function show(index) {
+  const steps = rp.data.steps;
+  rp.index = Math.max(0, Math.min(index, steps.length - 1));
+  const step = steps[rp.index];
+  $("slider").value = rp.index;
+  $("step-label").textContent = `move ${rp.index} of ${steps.length - 1}`;
+  document.body.dataset.step = rp.index;
+  rp.renderer.render($("board"), { view: step.view, legal: [], seat: rp.seat, names: rp.names, act: () => {}, replay: true });
+  const describe = rp.renderer.describeEvent || ((e) => e.type);
+  const log = allLog(rp.index);
+  const items = log.map((e) => el("li", { class: `ev${e.move === rp.index ? " current" : ""}` }, el("span", { class: "move-no" }, e.move), " ", describe(e, rp.names, rp.seat)));
+  const list = $("log");
+  list.replaceChildren(el("li", { class: "muted" }, "The game starts."), ...items);
+  list.scrollTop = list.scrollHeight;
+  if (rp.index === steps.length - 1 && rp.data.result && rp.renderer.renderResult) {
+    $("board").append(el("section", { class: "panel end-inline" }, el("h3", {}, "Result"), rp.renderer.renderResult(rp.data.result, step.view, rp.names)));
+  }
+}
+
+function togglePlay() {
+  if (rp.timer) {
+    clearInterval(rp.timer);
+    rp.timer = null;
+    $("play").textContent = "Play";
+    return;
+  }
+  $("play").textContent = "Pause";
+  rp.timer = setInterval(() => {
+    if (rp.index >= rp.data.steps.length - 1) togglePlay();
+    else show(rp.index + 1);
+  }, 600);
+}
+
+async function start(data) {
+  rp.data = data;
+  rp.renderer = await rendererFor(data.game);
+  rp.names = data.table ? data.table.seats.map((s) => s.name) : Array.from({ length: data.num_players }, (_, i) => `Seat ${i + 1}`);
+  $("replay-title").textContent = `Replay · ${data.game_name}${data.table ? ` · table ${data.table.id}` : ""}`;
+  const who = data.seat === null || data.seat === undefined ? "a spectator" : rp.names[data.seat];
+  $("replay-info").replaceChildren(
+    el("h3", {}, data.game_name),
+    el("p", { class: "small" }, `${data.num_players} players · ${data.steps.length - 1} moves · watched as ${who} (only what ${who} could see at each step).`),
+    data.table ? el("p", {}, el("a", { href: `/table/${data.table.id}?watch=1` }, "Final table")) : null,
+  );
+  $("step-controls").hidden = false;
+  $("slider").max = data.steps.length - 1;
+  show(0);
+}
+
+async function loadTable() {
+  const held = tokensFor(tableId);
+  const seats = Object.keys(held).map(Number);
+  const q = seats.length ? `?seat=${seats[0]}&token=${encodeURIComponent(held[seats[0]])}` : "";
+  rp.seat = seats.length ? seats[0] : null;
+  try {
+    await start(await api(`/api/tables/${encodeURIComponent(tableId)}/replay${q}`));
+  } catch (err) {
+    $("board").replaceChildren(el("p", { class: "error" }, `No replay: ${err.message}`), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));
+  }
+}
+
+async function loadUpload() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  const text = await file.text();
+  let record;
+  try {
+    record = JSON.parse(text); // only to offer its seats: the file itself is sent as is
+  } catch (err) {
+    toast(`That file is not JSON: ${err.message}`);
+    return;
+  }
+  rp.uploaded = text;
+  const select = $("record-seat");
+  const previous = select.value;
+  if (Number.isInteger(record.num_players)) {
+    select.replaceChildren(el("option", { value: "" }, "spectator"), ...Array.from({ length: record.num_players }, (_, i) => el("option", { value: i, selected: String(i) === previous }, `seat ${i + 1}`)));
+  }
+  await replayUploaded();
+}
+
+async function replayUploaded() {
+  if (!rp.uploaded) return;
+  const seatValue = $("record-seat").value;
+  rp.seat = seatValue === "" ? null : Number(seatValue);
+  try {
+    const rawBody = `{"record": ${rp.uploaded}, "seat": ${rp.seat === null ? "null" : rp.seat}}`;
+    await start(await api("/api/replays", { method: "POST", rawBody }));
+  } catch (err) {
+    toast(`This record cannot be replayed: ${err.message}`);
+  }
+}
+
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(rp.index - 1));
+$("next").addEventListener("click", () => show(rp.index + 1));
+$("last").addEventListener("click", () => show(rp.data.steps.length - 1));
+$("play").addEventListener("click", togglePlay);
+$("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+document.addEventListener("keydown", (e) => {
+  if (!rp.data || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+  if (e.key === "ArrowRight") show(rp.index + 1);
+  else if (e.key === "ArrowLeft") show(rp.index - 1);
+  else if (e.key === "Home") show(0);
+  else if (e.key === "End") show(rp.data.steps.length - 1);
+  else if (e.key === " ") {
+    e.preventDefault();
+    togglePlay();
+  }
+});
+
+if (tableId) loadTable();
+else {
+  $("upload").hidden = false;
+  $("record-file").addEventListener("change", loadUpload);
+  $("record-seat").addEventListener("change", replayUploaded);
+}

@@ -1,0 +1,317 @@
+// A table: one websocket per seat played from this browser (or a spectator), the game's renderer,
+// the log, undo, seats (hand an absent player's seat to a bot), the end screen and "play again".
+// The page never implements rules: it shows the view and offers exactly the legal actions sent.
+
+import { api, copyTokens, el, rendererFor, saveToken, socketUrl, toast, tokensFor } from "/static/js/api.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  seat: null, // the seat this page plays, null = spectator
+  socket: null,
+  current: null, // last snapshot/update message
+  log: [],
+  renderer: null,
+  pending: false,
+  retry: 0,
+  endDismissed: false,
+  closing: false,
+  logFollow: true, // keep the log scrolled to the newest line unless the reader scrolled up
+};
+
+// The log follows the newest line until the reader scrolls it up (by wheel, touch, keys or the bar),
+// and follows again once they scroll back to the bottom.
+{
+  const list = document.getElementById("log");
+  let userAt = 0;
+  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) list.addEventListener(kind, () => (userAt = Date.now()), { passive: true });
+  list.addEventListener("scroll", () => {
+    if (Date.now() - userAt < 1500) page.logFollow = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  });
+  new ResizeObserver(() => {
+    if (page.logFollow) list.scrollTop = list.scrollHeight;
+  }).observe(list);
+}
+
+function heldSeats() {
+  return Object.keys(tokensFor(tableId)).map(Number).sort((a, b) => a - b);
+}
+
+function names() {
+  return page.current ? page.current.table.seats.map((s) => s.name) : [];
+}
+
+function pickSeat() {
+  if (params.has("token") && params.has("seat")) {
+    saveToken(tableId, Number(params.get("seat")), params.get("token"));
+    params.delete("token");
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+  }
+  if (params.has("watch")) return null;
+  const held = heldSeats();
+  const wanted = params.has("seat") ? Number(params.get("seat")) : null;
+  if (wanted !== null && held.includes(wanted)) return wanted;
+  return held.length ? held[0] : null;
+}
+
+function connect() {
+  if (page.socket) {
+    page.closing = true;
+    page.socket.close();
+  }
+  const token = page.seat === null ? null : tokensFor(tableId)[page.seat];
+  const socket = new WebSocket(socketUrl(tableId, page.seat, token));
+  page.socket = socket;
+  page.closing = false;
+  setConnection("connecting…", "");
+  socket.addEventListener("open", () => {
+    page.retry = 0;
+    setConnection(page.seat === null ? "watching live" : "live", "ok");
+  });
+  socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (socket !== page.socket || page.closing) return;
+    if (event.code >= 4400 && event.code < 4500) return; // refused: the error says why
+    page.retry = Math.min(page.retry + 1, 6);
+    setConnection("disconnected: reconnecting…", "bad");
+    setTimeout(connect, 500 * 2 ** page.retry);
+  });
+}
+
+function setConnection(text, cls) {
+  const node = $("connection");
+  node.textContent = text;
+  node.className = `connection ${cls}`;
+}
+
+async function handle(msg) {
+  if (msg.type === "snapshot" || msg.type === "update") {
+    if (!page.renderer) page.renderer = await rendererFor(msg.table.game);
+    if (msg.type === "snapshot") page.log = msg.log;
+    else page.log = page.log.concat(msg.events);
+    page.current = msg;
+    page.pending = false;
+    if (msg.reason === "undo") toast("Move undone", "info");
+    render();
+  } else if (msg.type === "table") {
+    if (page.current) {
+      page.current.table = msg.table;
+      renderSide();
+      renderEnd();
+    }
+  } else if (msg.type === "error") {
+    page.pending = false;
+    toast(msg.message);
+    if (!page.current) $("board").replaceChildren(el("p", { class: "error" }, msg.message), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));
+    if (page.current) render();
+  }
+}
+
+function act(action) {
+  if (page.pending || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
+  page.pending = true;
+  document.body.classList.add("pending");
+  page.socket.send(JSON.stringify({ type: "move", action, after: page.current.moves }));
+}
+
+function undo() {
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify({ type: "undo" }));
+}
+
+function render() {
+  const msg = page.current;
+  document.body.classList.toggle("pending", page.pending);
+  document.body.dataset.moves = msg.moves;
+  document.body.dataset.status = msg.table.status;
+  document.title = `${msg.table.game_name} · Robotable`;
+  $("table-title").textContent = `${msg.table.game_name} · table ${msg.table.id}`;
+  const ctx = {
+    view: msg.view,
+    legal: page.pending ? [] : msg.legal,
+    seat: page.seat,
+    names: names(),
+    act,
+    replay: false,
+  };
+  const board = $("board");
+  try {
+    page.renderer.render(board, ctx);
+  } catch (err) {
+    console.error(err);
+    board.replaceChildren(el("p", { class: "error" }, `This table cannot be drawn: ${err.message}`));
+  }
+  renderSide();
+  renderLog();
+  renderEnd();
+}
+
+function renderSide() {
+  const msg = page.current;
+  const table = msg.table;
+  // seat switch (hotseat)
+  const held = heldSeats();
+  const switcher = $("seat-switch");
+  const buttons = held.map((s) => {
+    const waiting = table.to_act.includes(s) && !table.seats[s].handed_to_bot;
+    return el(
+      "button",
+      { type: "button", class: `seat-tab${s === page.seat ? " active" : ""}${waiting ? " waiting" : ""}`, onclick: () => switchSeat(s), title: waiting ? "this seat is to act" : "" },
+      table.seats[s] ? table.seats[s].name : `Seat ${s + 1}`,
+      waiting ? " •" : "",
+    );
+  });
+  buttons.push(el("button", { type: "button", class: `seat-tab${page.seat === null ? " active" : ""}`, onclick: () => switchSeat(null) }, "Spectator"));
+  switcher.replaceChildren(...(held.length ? buttons : [el("span", { class: "muted small" }, "spectator")]));
+
+  // whose turn
+  const waiting = table.to_act.map((s) => table.seats[s].name);
+  const mine = page.seat !== null && msg.legal.length > 0;
+  let turnText;
+  if (table.status === "finished") turnText = "The game is over.";
+  else if (mine) turnText = "Your move.";
+  else if (waiting.length) turnText = `Waiting for ${waiting.join(", ")}.`;
+  else turnText = "";
+  $("turn").replaceChildren(
+    el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
+    page.seat === null ? el("div", { class: "muted small" }, "You are watching as a spectator: you see only what is public.") : el("div", { class: "muted small" }, `You play ${table.seats[page.seat].name} (seat ${page.seat + 1}).`),
+  );
+
+  // controls
+  const controls = [];
+  if (table.undo_supported && page.seat !== null && table.status !== "finished") {
+    controls.push(
+      el("button", { type: "button", id: "undo-button", onclick: undo, disabled: !msg.can_undo, title: "Undo your last move: games against bots only, never past a reveal or a random event" }, "Undo"),
+    );
+  }
+  if (table.status === "finished") {
+    controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Replay"));
+    if (page.seat !== null) {
+      const token = encodeURIComponent(tokensFor(table.id)[page.seat]);
+      controls.push(
+        el("a", { class: "button", id: "download-record", download: `${table.game}-${table.id}.json`, href: `/api/tables/${table.id}/record?seat=${page.seat}&token=${token}` }, "Download record"),
+      );
+    }
+    controls.push(el("button", { type: "button", onclick: () => { page.endDismissed = false; renderEnd(); } }, "Results"));
+  }
+  controls.push(el("a", { class: "button", href: `/table/${table.id}?watch=1`, target: "_blank", rel: "noopener" }, "Spectator link"));
+  controls.push(el("a", { class: "button", href: "/" }, "Lobby"));
+  $("controls").replaceChildren(...controls);
+
+  // seats
+  const iSit = held.some((s) => !table.seats[s].handed_to_bot);
+  $("seats").replaceChildren(
+    ...table.seats.map((s) => {
+      const isBot = s.kind === "bot" || s.handed_to_bot;
+      const tags = [];
+      if (isBot) tags.push(el("span", { class: "tag bot" }, `bot: ${s.agent}`), s.agent !== s.difficulty ? el("span", { class: "tag warn", title: `${s.difficulty} is not available yet` }, `asked ${s.difficulty}, plays as ${s.agent}`) : null);
+      if (s.kind === "open") tags.push(el("span", { class: "tag" }, "open seat"));
+      if (!isBot && s.kind === "human") tags.push(el("span", { class: `tag ${s.connected ? "on" : "off"}` }, s.connected ? "online" : "away"));
+      if (table.to_act.includes(s.seat)) tags.push(el("span", { class: "tag turn" }, "to act"));
+      const buttons = [];
+      if (iSit && table.status !== "finished" && !isBot && !s.connected && !held.includes(s.seat)) {
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => handToBot(s.seat) }, "Hand to a bot"));
+      }
+      if (held.includes(s.seat) && s.handed_to_bot && table.status !== "finished") {
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => reclaim(s.seat) }, "Take my seat back"));
+      }
+      if (held.includes(s.seat) && !isBot && table.seats.filter((x) => x.kind !== "bot").length > 1) {
+        const url = `${location.origin}/table/${table.id}?seat=${s.seat}&token=${encodeURIComponent(tokensFor(table.id)[s.seat])}`;
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(url).then(() => toast("Invite link copied", "info")) }, "Copy invite link"));
+      }
+      return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${s.name}`), ...tags, ...buttons);
+    }),
+  );
+}
+
+function renderLog() {
+  const list = $("log");
+  const describe = page.renderer.describeEvent || (() => null);
+  const items = [el("li", { class: "muted" }, "The game starts.")];
+  for (const event of page.log) {
+    const text = describe(event, names(), page.seat);
+    if (text === null || text === undefined || text === "") continue;
+    items.push(el("li", { class: `ev ev-${event.type}` }, el("span", { class: "move-no" }, event.move), " ", text));
+  }
+  list.replaceChildren(...items);
+  if (page.logFollow) list.scrollTop = list.scrollHeight;
+}
+
+function renderEnd() {
+  const msg = page.current;
+  const box = $("end-screen");
+  if (!msg || !msg.result || page.endDismissed) {
+    box.hidden = true;
+    return;
+  }
+  const table = msg.table;
+  const content = el("div", { class: "end-card", role: "dialog", "aria-label": "Game over" });
+  content.append(el("h2", {}, "Game over"));
+  const winners = msg.result.winners.map((s) => names()[s]);
+  content.append(el("p", { class: "winners" }, winners.length > 1 ? `Shared victory: ${winners.join(" and ")}` : `${winners[0]} wins!`));
+  const renderResult = page.renderer.renderResult || defaultResult;
+  content.append(renderResult(msg.result, msg.view, names()));
+  const buttons = [];
+  const held = heldSeats();
+  if (table.next_table) {
+    buttons.push(el("a", { class: "button primary", href: `/table/${table.next_table}${page.seat !== null ? `?seat=${page.seat}` : ""}`, onclick: () => copyTokens(table.id, table.next_table) }, "Go to the next game"));
+  } else if (held.length) {
+    buttons.push(el("button", { type: "button", class: "primary", id: "play-again", onclick: playAgain }, "Play again (same seats)"));
+  }
+  buttons.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Watch the replay"));
+  buttons.push(el("button", { type: "button", onclick: () => { page.endDismissed = true; renderEnd(); } }, "See the board"));
+  buttons.push(el("a", { class: "button", href: "/" }, "Lobby"));
+  content.append(el("div", { class: "actions" }, buttons));
+  box.replaceChildren(content);
+  box.hidden = false;
+}
+
+function defaultResult(result, _view, seatNames) {
+  const rows = result.ranks
+    .map((rank, seat) => ({ rank, seat }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ rank, seat }) => el("tr", {}, el("td", {}, rank), el("td", {}, seatNames[seat]), el("td", {}, result.scores[seat])));
+  return el("table", { class: "result" }, el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Score"))), el("tbody", {}, rows));
+}
+
+async function playAgain() {
+  const seat = page.seat !== null ? page.seat : heldSeats()[0];
+  try {
+    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat] } });
+    copyTokens(tableId, next.id);
+    location.href = `/table/${next.id}?seat=${seat}`;
+  } catch (err) {
+    toast(`Could not start a new game: ${err.message}`);
+  }
+}
+
+async function handToBot(target) {
+  const seat = heldSeats().find((s) => !page.current.table.seats[s].handed_to_bot);
+  try {
+    await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat], difficulty: "random" } });
+    toast("A bot now plays that seat", "info");
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function reclaim(seat) {
+  try {
+    await api(`/api/tables/${tableId}/seats/${seat}/reclaim`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat] } });
+    toast("Welcome back: the seat is yours again", "info");
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+function switchSeat(seat) {
+  if (seat === page.seat) return;
+  page.seat = seat;
+  const q = seat === null ? "watch=1" : `seat=${seat}`;
+  history.replaceState(null, "", `${location.pathname}?${q}`);
+  connect();
+}
+
+page.seat = pickSeat();
+connect();

@@ -1,0 +1,185 @@
+"""Fixtures for the web app tests: an in-process client, real server processes, PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from robotable.server import create_app
+
+#: The PostgreSQL the tests use (trust auth); override with ROBOTABLE_TEST_PG_URL.
+PG_URL = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class ServerProcess:
+    """A real ``python -m robotable.server`` process on a free port."""
+
+    database: str
+    bot_delay: float
+    port: int = 0
+    proc: subprocess.Popen[bytes] | None = None
+    schema: str | None = None
+    log: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        """Start and wait until the API answers."""
+        self.port = free_port()
+        cmd = [
+            sys.executable,
+            "-m",
+            "robotable.server",
+            "--port",
+            str(self.port),
+            "--database",
+            self.database,
+            "--bot-delay",
+            str(self.bot_delay),
+        ]
+        if self.schema:
+            cmd += ["--schema", self.schema]
+        self.log = log = Path(tempfile.mkstemp(prefix="robotable-server-", suffix=".log")[1])
+        with log.open("wb") as out:  # a file, not a pipe: a chatty server never blocks on a full pipe
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60  # generous: the machine may be busy
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("server did not start within 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Terminate politely, and remove the server's log."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if self.log is not None:
+            self.log.unlink(missing_ok=True)
+
+    def api(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One HTTP request to the server."""
+        return httpx.request(method, f"{self.url}{path}", timeout=10, **kwargs)
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Start server processes on a SQLite file in tmp_path (all stopped at the end)."""
+    started: list[ServerProcess] = []
+
+    def start(bot_delay: float = 0.0, database: str | None = None) -> ServerProcess:
+        server = ServerProcess(database or f"sqlite:///{tmp_path / 'robotable.db'}", bot_delay)
+        started.append(server)  # stopped at the end even if it fails to start
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """In-process clients on a fresh SQLite file; ``bot_delay`` per client."""
+    clients: list[TestClient] = []
+
+    def make(bot_delay: float = 0.0, database: str | None = None, schema: str | None = None) -> TestClient:
+        app = create_app(database or f"sqlite:///{tmp_path / 'api.db'}", schema=schema, bot_delay=bot_delay)
+        client = TestClient(app)
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    """An in-process client whose bots move at once."""
+    return make_client()
+
+
+@pytest.fixture
+def pg_schema() -> Iterator[str]:
+    """A unique PostgreSQL schema for this test, dropped at the end."""
+    import sqlalchemy
+
+    name = f"rt_test_{secrets.token_hex(6)}"
+    yield name
+    engine = sqlalchemy.create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    engine.dispose()
+
+
+def new_table(client: Any, seats: list[dict[str, Any]], game: str = "tf22-reload", **extra: Any) -> dict[str, Any]:
+    """Create a table through the API (a TestClient or a ServerProcess) and return the answer."""
+    body = {"game": game, "num_players": len(seats), "seats": seats, **extra}
+    if hasattr(client, "post"):
+        res = client.post("/api/tables", json=body)
+    else:
+        res = client.api("POST", "/api/tables", json=body)
+    assert res.status_code == 201, res.text
+    data = res.json()
+    data["tokens"] = {int(k): v for k, v in data["tokens"].items()}
+    return data
+
+
+HUMAN = {"kind": "human"}
+BOT = {"kind": "bot", "difficulty": "random"}
+
+
+@pytest.fixture
+def create_table() -> Callable[..., dict[str, Any]]:
+    """``create_table(client_or_server, seats, **extra)``: a new table (see :func:`new_table`)."""
+    return new_table
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """The SQLAlchemy URL of the test PostgreSQL."""
+    return PG_URL

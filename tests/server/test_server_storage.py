@@ -1,0 +1,108 @@
+"""Storage on SQLite and on a real PostgreSQL (127.0.0.1:5432, database test, a schema per test)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from robotable.server import create_app
+from robotable.server.storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, database_url, hash_token, now
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request, tmp_path: Path, pg_schema: str, pg_url: str):
+    if request.param == "sqlite":
+        store = Storage(f"sqlite:///{tmp_path / 'store.db'}")
+    else:
+        store = Storage(pg_url, schema=pg_schema)
+    yield store
+    store.close()
+
+
+def table_row(table_id: str = "t1") -> TableRow:
+    stamp = now()
+    return TableRow(
+        id=table_id,
+        game="tf22-reload",
+        num_players=2,
+        seed=2**62 + 5,  # seeds are 63-bit
+        options={},
+        status="open",
+        num_moves=0,
+        result=None,
+        next_table=None,
+        parent=None,
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[SeatRow(0, "human", "Ann", None, hash_token("secret")), SeatRow(1, "open", "Open seat 2")],
+    )
+
+
+def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
+    storage.create_table(table_row())
+    loaded = storage.load_table("t1")
+    assert loaded is not None and loaded.seed == 2**62 + 5 and loaded.created_at.tzinfo is not None
+    assert [s.kind for s in loaded.seats] == ["human", "open"] and loaded.seats[0].token_hash == hash_token("secret")
+    storage.append_move("t1", MoveRow(0, 0, {"type": "play", "value": 7}, "human"), "open", None)
+    storage.append_move("t1", MoveRow(1, 1, {"type": "play", "value": 2}, "bot"), "running", None)
+    with pytest.raises(StaleTable):  # a move at an index already taken is refused
+        storage.append_move("t1", MoveRow(1, 1, {"type": "play", "value": 3}, "bot"), "running", None)
+    loaded = storage.load_table("t1")
+    assert loaded.num_moves == 2 and loaded.status == "running"
+    assert [(m.idx, m.seat, m.action, m.actor) for m in loaded.moves] == [
+        (0, 0, {"type": "play", "value": 7}, "human"),
+        (1, 1, {"type": "play", "value": 2}, "bot"),
+    ]
+    with pytest.raises(StaleTable):
+        storage.truncate_moves("t1", keep=1, expected=5, status="running")
+    storage.truncate_moves("t1", keep=1, expected=2, status="running")
+    assert [m.idx for m in storage.load_table("t1").moves] == [0]
+    assert storage.claim_seat("t1", SeatRow(1, "human", "Bob", None, hash_token("b")))
+    assert not storage.claim_seat("t1", SeatRow(1, "human", "Eve", None, hash_token("e")))
+    assert storage.load_table("t1").seats[1].name == "Bob"
+    storage.update_seat("t1", SeatRow(1, "human", "Bob", "random", hash_token("b"), True))
+    assert storage.load_table("t1").seats[1].handed_to_bot is True
+    storage.create_table(table_row("t2"))
+    assert storage.link_next("t1", "t2") and not storage.link_next("t1", "t3")
+    assert storage.load_table("t1").next_table == "t2"
+    assert set(storage.table_ids(("running", "open"))) == {"t1", "t2"}
+    assert storage.load_table("missing") is None
+
+
+def test_schema_is_created_once_and_reopened(storage: Storage) -> None:
+    storage.create_table(table_row())
+    reopened = Storage(storage.url, schema=storage.schema)
+    assert reopened.load_table("t1").id == "t1"
+    reopened.close()
+
+
+def test_database_urls() -> None:
+    assert database_url(None) == "sqlite:///robotable.db"
+    assert database_url("games.db") == "sqlite:///games.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:////tmp/x.db") == "sqlite:////tmp/x.db"
+
+
+def test_the_app_on_postgresql_resumes_after_a_restart(pg_schema: str) -> None:
+    def client() -> TestClient:
+        return TestClient(create_app("postgresql://postgres@127.0.0.1:5432/test", schema=pg_schema, bot_delay=0))
+
+    with client() as c:
+        made = c.post("/api/tables", json={"game": "tf22-reload", "num_players": 3}).json()
+        table, token = made["table"]["id"], made["tokens"]["0"]
+        for _ in range(5):
+            now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+            while not now_["legal"]:
+                time.sleep(0.01)
+                now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+            body = {"seat": 0, "token": token, "action": now_["legal"][0], "after": now_["moves"]}
+            assert c.post(f"/api/tables/{table}/moves", json=body).status_code == 200
+        time.sleep(0.2)
+        before = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+    with client() as c:
+        after = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+        assert after["moves"] == before["moves"] and after["view"] == before["view"] and after["log"] == before["log"]
