@@ -5,11 +5,13 @@ The heuristic agent values the battle it is offered, then spends cards in propor
 - **Value of a battle** = how much my projected score rises if I win it (the two container cards in my CC
   pile, the activated container loaded where it helps most, majorities recomputed) plus half of what the
   best-placed opponent would gain, since a battle I lose is won by someone else.
-- **Bidding.** Everyone's hand is public. For a valuable battle, play the cheapest card that beats every
-  card an opponent could play (a sure win: 7 only when no opponent holds a 1); failing that, the highest
-  card. For a poor battle, dump the lowest card, or play R to take the discards back when two cards or
-  fewer are left. With three chipcards, buy (R d) the container that raises my projected score most when
-  that beats the battle's value.
+- **Bidding.** Everyone's hand is public. For each card in hand: the chance it wins and the chance it
+  ties if every opponent played any of its cards (or R) at random, then the expected gain = win chance x
+  battle value + tie chance x a chipcard's worth - what the card is worth for later battles (0.3 points
+  per face value). R to take the discards back scores what it returns (more when the hand is nearly
+  empty); R d (three chipcards) scores the rise of my projected score less the chipcards' worth. The
+  best choice is played, after up to 1.5 points of noise: it keeps two copies of this agent from
+  mirroring each other's bids (which would tie every battle).
 - **Loading.** Load where the projected score is highest, keeping yellow-based stacks growing toward the
   four-colour bonus; reload (the bluff) only when it builds a better stack; return only when nothing helps.
 
@@ -122,17 +124,32 @@ def battle_value(table: Table) -> float:
     return mine + 0.5 * max(others, default=0.0)
 
 
-def _sure_win(table: Table, hand: list[int]) -> int | None:
-    """The cheapest card that beats every card any opponent could play, if there is one."""
-    opponents = [h for o, h in enumerate(table.hands) if o != table.seat]
-    anyone_has_one = any(NEUTRALIZER in h for h in opponents)
-    top = max((max(h) for h in opponents if h), default=0)
-    for value in sorted(hand):
-        if value == NEUTRALIZED and anyone_has_one:
+def _odds(table: Table, value: int) -> tuple[float, float]:
+    """Chances that ``value`` wins, and that it ties, if each opponent plays any card of its hand or R
+    with equal probability (hands are public; this ignores ties among the opponents themselves)."""
+    win, no_tie = 1.0, 1.0
+    for seat, hand in enumerate(table.hands):
+        if seat == table.seat:
             continue
-        if value > top:
-            return value
-    return None
+        options = len(hand) + 1  # the numbers in hand, and R
+        if value == NEUTRALIZED:
+            below = sum(1 for v in hand if v < value and v != NEUTRALIZER) + 1
+        elif value == NEUTRALIZER:
+            below = sum(1 for v in hand if v == NEUTRALIZED) + 1
+        else:
+            below = sum(1 for v in hand if v < value) + 1
+        same = sum(1 for v in hand if v == value)
+        win *= below / options
+        no_tie *= 1 - same / options
+    return win, 1 - no_tie
+
+
+#: What a card in hand is worth for later battles, in points per face value.
+CARD_COST = 0.3
+#: What a chipcard is worth, in points.
+CHIP_VALUE = 0.6
+#: Up to this many points of noise on every choice (measured: 1.5 plays best with copies at one table).
+NOISE = 1.5
 
 
 def _best_buy(table: Table, legal: Sequence[Action]) -> tuple[float, Action | None]:
@@ -150,23 +167,24 @@ def _best_buy(table: Table, legal: Sequence[Action]) -> tuple[float, Action | No
     return best
 
 
-def choose_battle_card(table: Table, legal: Sequence[Action]) -> Action:
-    """The battle choice: bid by the battle's value, dump poor battles, refill, buy."""
+def choose_battle_card(table: Table, legal: Sequence[Action], rng: Rng) -> Action:
+    """The battle choice: the card with the best expected gain, or R to refill or buy."""
     hand = sorted(a.value for a in legal if isinstance(a, PlayCard))
     value = battle_value(table)
-    buy_gain, buy = _best_buy(table, legal) if table.chips[table.seat] >= 3 else (0.0, None)
-    if buy is not None and buy_gain >= max(value, 2.0):
-        return buy
-    if not hand:
-        return buy if buy is not None and buy_gain > 0 else RTakeBack()
-    if value >= 3.0:
-        sure = _sure_win(table, hand)
-        return PlayCard(sure if sure is not None else hand[-1])
-    if len(hand) <= 2 and len(hand) < 7 and value < 1.5:
-        return RTakeBack()
-    if value >= 1.5 and len(hand) >= 4:
-        return PlayCard(hand[len(hand) // 2])
-    return PlayCard(hand[0])
+    best: Action = RTakeBack()
+    discards = [v for v in range(1, 8) if v not in hand]
+    # R a: sit out, and get the discards back (worth more the emptier the hand is)
+    best_score = CARD_COST * sum(discards) * (0.5 if len(hand) <= 2 else 0.1) + NOISE * rng.random()
+    if table.chips[table.seat] >= 3:
+        buy_gain, buy = _best_buy(table, legal)
+        if buy is not None and buy_gain - 3 * CHIP_VALUE > best_score:
+            best, best_score = buy, buy_gain - 3 * CHIP_VALUE
+    for v in hand:
+        win, tie = _odds(table, v)
+        score = win * value + tie * CHIP_VALUE - CARD_COST * v + NOISE * rng.random()
+        if score > best_score:
+            best, best_score = PlayCard(v), score
+    return best
 
 
 def choose_load(table: Table, legal: Sequence[Action]) -> Action:
@@ -200,7 +218,7 @@ def choose(decision: Decision, rng: Rng) -> Action:
     table.ships = [[st[:] for st in ship] for ship in table.ships]
     if view["phase"] == "load":
         return choose_load(table, decision.legal)
-    return choose_battle_card(table, decision.legal)
+    return choose_battle_card(table, decision.legal, rng)
 
 
 def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
@@ -209,7 +227,7 @@ def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     table.ships = [[st[:] for st in ship] for ship in table.ships]
     if state.phase == 1:  # type: ignore[attr-defined]
         return choose_load(table, legal)
-    return choose_battle_card(table, legal)
+    return choose_battle_card(table, legal, rng)
 
 
 def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
