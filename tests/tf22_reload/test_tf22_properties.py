@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotable.core import BadInput, IllegalAction, Match, Record, Rng, RobotableError, replay, visible_events
-from robotable.games.tf22_reload import GAME, Load, PlayCard, RBuy, ReturnContainer
+from robotable.games.tf22_reload import GAME, Load, PlayCard, RBuy, ReturnContainer, Tf22State
 from robotable.games.tf22_reload.components import Colour
 from robotable.games.tf22_reload.state import CHOOSE
 
@@ -19,6 +19,17 @@ PLAYERS = st.sampled_from([2, 3, 4])
 
 def random_match(n: int, seed: int) -> Match:
     return Match(GAME, n, seed=seed)
+
+
+def position_after(n: int, seed: int, steps: int) -> Tf22State:
+    """The state after up to ``steps`` random moves of a seeded game (it may have ended)."""
+    match = random_match(n, seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if match.state.is_over():
+            break
+        random_step(match, rng)
+    return match.state
 
 
 def random_step(match: Match, rng: Rng) -> None:
@@ -71,13 +82,7 @@ def test_state_json_round_trips_exactly_at_every_step(n, seed):
 @settings(max_examples=25, deadline=None)
 @given(n=PLAYERS, seed=SEEDS, steps=st.integers(min_value=0, max_value=150))
 def test_views_never_reveal_another_seats_unrevealed_choice_or_the_stack_order(n, seed, steps):
-    match = random_match(n, seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if match.state.is_over():
-            return
-        random_step(match, rng)
-    state = match.state
+    state = position_after(n, seed, steps)
     if state.phase != CHOOSE:
         return
     for chooser in state.to_act():
@@ -104,28 +109,17 @@ def test_views_never_reveal_another_seats_unrevealed_choice_or_the_stack_order(n
 @settings(max_examples=20, deadline=None)
 @given(n=PLAYERS, seed=SEEDS, steps=st.integers(min_value=0, max_value=150))
 def test_determinize_keeps_everything_the_seat_knows(n, seed, steps):
-    match = random_match(n, seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if match.state.is_over():
-            return
-        random_step(match, rng)
+    state = position_after(n, seed, steps)
     for seat in range(n):
-        sample = match.state.determinize(seat, Rng(seed + seat))
-        assert sample.view(seat) == match.state.view(seat)
+        sample = state.determinize(seat, Rng(seed + seat))
+        assert sample.view(seat) == state.view(seat)
         sample.check_invariants()
 
 
 @settings(max_examples=25, deadline=None)
 @given(n=PLAYERS, seed=SEEDS, steps=st.integers(min_value=0, max_value=150))
 def test_illegal_actions_are_refused_and_change_nothing(n, seed, steps):
-    match = random_match(n, seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if match.state.is_over():
-            break
-        random_step(match, rng)
-    state = match.state
+    state = position_after(n, seed, steps)
     before = json.dumps(state.to_json())
     attempts = [
         (seat, action)
@@ -200,13 +194,7 @@ def test_tampered_state_json_is_refused_with_the_reason():
 @settings(max_examples=20, deadline=None)
 @given(n=PLAYERS, seed=SEEDS, steps=st.integers(min_value=0, max_value=150))
 def test_determinize_depends_only_on_what_the_seat_knows(n, seed, steps):
-    match = random_match(n, seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if match.state.is_over():
-            return
-        random_step(match, rng)
-    state = match.state
+    state = position_after(n, seed, steps)
     other = state.clone()  # same information sets, different hidden parts: stack order, RNG, choices
     Rng(seed + 7).shuffle(other.deck)
     other.rng = Rng(seed + 9)
