@@ -3,7 +3,7 @@ PYTHON      ?= python3
 VENV        ?= .venv
 BIN         := $(VENV)/bin
 RUN_EXTRAS  ?= server,ai
-TEST_EXTRAS ?= server,ai,dev,ray
+TEST_EXTRAS ?= server,ai,dev,ray,research
 # The browser tests drive Debian's chromium (Playwright's own browser download does not work here).
 CHROMIUM    ?= /usr/bin/chromium
 

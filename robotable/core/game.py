@@ -72,6 +72,32 @@ class Game(ABC):
         """Build an action from its JSON form; malformed input raises :class:`BadInput`."""
         return self._codec.from_json(data)
 
+    # -- the stable integer action encoding (optional; for the RL adapters) --------------------------
+
+    def has_action_encoding(self) -> bool:
+        """Whether this game implements the integer action encoding below."""
+        return type(self).action_index is not Game.action_index
+
+    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
+        """Size of the integer action encoding: every action ``legal_actions`` can list has an index
+        ``0 <= i < num_distinct_actions`` (free-form choices: their canonical representatives).
+
+        Indices never depend on the state, and a game keeps them stable (new actions get new indices at
+        the end); games whose encoding does not depend on the player count or options ignore those
+        arguments.
+        Games without an encoding raise ``NotImplementedError`` (see :meth:`has_action_encoding`).
+        """
+        raise NotImplementedError(f"{self.id} has no integer action encoding")
+
+    def action_index(self, action: Action) -> int:
+        """The stable integer of ``action``; an action with no index raises :class:`BadInput`."""
+        raise NotImplementedError(f"{self.id} has no integer action encoding")
+
+    def action_from_index(self, index: int) -> Action:
+        """The action of a stable integer (inverse of :meth:`action_index`); bad indices raise
+        :class:`BadInput`."""
+        raise NotImplementedError(f"{self.id} has no integer action encoding")
+
     def describe(self) -> dict[str, Any]:
         """The game's id, name, player counts and options, for lobbies and docs."""
         return {

@@ -9,5 +9,6 @@ from robotable.core.registry import available, load, register
 
 register("tf22-reload", "robotable.games.tf22_reload:GAME")
 register("twin-tin-bots", "robotable.games.twin_tin_bots:GAME")
+register("robots-on-the-line", "robotable.games.robots_on_the_line:GAME")
 
 __all__ = ["available", "load"]

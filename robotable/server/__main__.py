@@ -20,12 +20,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database", default=None, help="SQLAlchemy URL or SQLite file (default robotable.db)")
     parser.add_argument("--schema", default=None, help="PostgreSQL schema for the tables")
     parser.add_argument("--bot-delay", type=float, default=None, help="seconds before each bot move")
+    parser.add_argument(
+        "--allow-positions",
+        action="store_true",
+        default=None,
+        help="accept tables started from a written position (tests and puzzles only; ROBOTABLE_ALLOW_POSITIONS=1)",
+    )
     args = parser.parse_args(argv)
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     print(f"Robotable on http://{args.host}:{args.port} (database: {database_url(args.database)})", flush=True)
-    app = create_app(args.database, schema=args.schema, bot_delay=args.bot_delay)
+    app = create_app(args.database, schema=args.schema, bot_delay=args.bot_delay, allow_positions=args.allow_positions)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 

@@ -22,10 +22,10 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from robotable import games
-from robotable.core import BadInput, Record
+from robotable.core import BadInput, Record, RobotableError
 
 from . import bots
-from .errors import ApiError, Forbidden
+from .errors import ApiError, Forbidden, from_game_error
 from .hub import Connection
 from .schemas import (
     WS_INCOMING,
@@ -35,6 +35,7 @@ from .schemas import (
     ErrorOut,
     HandToBot,
     MoveRequest,
+    PreviewRequest,
     SeatCredential,
     TableOut,
     UploadedReplay,
@@ -52,20 +53,28 @@ ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in
 MAX_WS_MESSAGE = 64_000
 
 
-def create_app(database: str | None = None, schema: str | None = None, bot_delay: float | None = None) -> FastAPI:
+def create_app(
+    database: str | None = None,
+    schema: str | None = None,
+    bot_delay: float | None = None,
+    allow_positions: bool | None = None,
+) -> FastAPI:
     """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
     ``schema`` puts the tables in a PostgreSQL schema; ``bot_delay`` is the pause before each bot move
-    in seconds (default 0.6, or ``ROBOTABLE_BOT_DELAY``).
+    in seconds (default 0.6, or ``ROBOTABLE_BOT_DELAY``). ``allow_positions`` lets ``POST /api/tables``
+    take a written start ``position`` (tests and puzzles; default off, or ``ROBOTABLE_ALLOW_POSITIONS=1``).
     """
     if bot_delay is None:
         bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
+    if allow_positions is None:
+        allow_positions = os.environ.get("ROBOTABLE_ALLOW_POSITIONS", "") in ("1", "true", "yes")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(url, schema=schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
-        manager = TableManager(storage, bot_delay=bot_delay)
+        manager = TableManager(storage, bot_delay=bot_delay, allow_positions=allow_positions)
         app.state.manager = manager
         await manager.start()
         try:
@@ -214,6 +223,39 @@ def add_api(app: FastAPI) -> None:
     async def post_move(request: Request, table_id: str, body: MoveRequest) -> dict[str, Any]:
         """Play a move for a seat you hold the token for."""
         return await manager_of(request).submit(table_id, body.seat, body.token, body.action, body.after)
+
+    @app.post("/api/tables/{table_id}/preview", tags=["play"], responses=ERRORS)
+    async def post_preview(request: Request, table_id: str, body: PreviewRequest) -> dict[str, Any]:
+        """What a candidate action of the seat to act would do, computed on a copy (games with previews).
+
+        Nothing changes at the table. The answer is ``{moves, preview}``; for Twin Tin Bots ``preview``
+        holds each robot's path, the public events of the run, the first pending decision and whether the
+        turn ran to its end.
+        """
+        return await manager_of(request).preview(table_id, body.seat, body.token, body.action)
+
+    @app.get("/api/games/{game_id}/setup", tags=["games"], responses=ERRORS)
+    def game_setup(
+        game_id: str,
+        num_players: Annotated[int, Query(ge=1, le=16)],
+        options: Annotated[str, Query(max_length=4000, description="the options as JSON")] = "{}",
+    ) -> dict[str, Any]:
+        """What everyone sees at the start of a game with these options (a spectator's view, seed 0).
+
+        The lobby draws it to place variant tokens on the map; bad options answer 400 naming the problem.
+        """
+        try:
+            parsed = json.loads(options)
+        except json.JSONDecodeError as exc:
+            raise ApiError(f"options is not valid JSON: {exc}") from None
+        if not isinstance(parsed, dict):
+            raise ApiError("options must be a JSON object")
+        try:
+            game = games.load(game_id)
+            state = game.start(num_players, seed=0, options=parsed)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        return {"game": game.id, "num_players": num_players, "options": state.options, "view": state.view(None)}
 
     @app.post("/api/tables/{table_id}/undo", tags=["play"], responses=ERRORS)
     async def post_undo(request: Request, table_id: str, body: SeatCredential) -> dict[str, Any]:

@@ -41,6 +41,11 @@ class CreateTable(Strict):
         default=None, description="one per player; default: seat 0 human, the others random bots"
     )
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    position: dict[str, Any] | None = Field(
+        default=None,
+        description="a written start position (the game's state JSON); only on servers started with "
+        "--allow-positions (tests and puzzles)",
+    )
 
 
 class SeatCredential(Strict):
@@ -55,6 +60,12 @@ class MoveRequest(SeatCredential):
 
     action: dict[str, Any]
     after: int | None = Field(default=None, ge=0)
+
+
+class PreviewRequest(SeatCredential):
+    """A candidate action of the seat to act, to preview (nothing is played)."""
+
+    action: dict[str, Any]
 
 
 class HandToBot(SeatCredential):

@@ -22,6 +22,7 @@ from robotable.core.record import Record, replay, replay_views
 from . import bots
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
 from .hub import Hub
+from .previews import preview_hook, preview_json
 from .schemas import CreateTable, SeatSpec
 from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, hash_token, new_token, now
 
@@ -31,6 +32,20 @@ log = logging.getLogger("robotable.server")
 MAX_LIVE_TABLES = 2000
 #: Replays of uploaded records are refused beyond this many moves.
 MAX_REPLAY_MOVES = 20_000
+#: Where a table started from a written position keeps it, in its stored options (test servers only).
+POSITION_KEY = "__position__"
+
+
+def start_state(game: Game, num_players: int, seed: int, options: dict[str, Any]) -> State:
+    """A table's first state: its written position if it has one, else a new game."""
+    if POSITION_KEY in options:
+        return game.state_from_json(options[POSITION_KEY])
+    return game.start(num_players, seed=seed, options=options)
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options, without a written start position (which holds every secret)."""
+    return {k: v for k, v in options.items() if k != POSITION_KEY}
 
 
 @dataclass
@@ -86,9 +101,10 @@ def _rng_state(state: State) -> Any:
 class TableManager:
     """Every live table, the storage behind them, the websocket hub and the bot runners."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.6) -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.6, allow_positions: bool = False) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        self.allow_positions = allow_positions
         self.hub = Hub()
         self.live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
@@ -141,7 +157,7 @@ class TableManager:
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = games.load(row.game)
-        state = game.start(row.num_players, seed=row.seed, options=row.options)
+        state = start_state(game, row.num_players, row.seed, row.options)
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         for move in row.moves:
             before = _rng_state(state)
@@ -171,7 +187,10 @@ class TableManager:
         """A new table; returns it and the token of every human seat."""
         try:
             game = games.load(req.game)
-            state = game.start(req.num_players, seed=req.seed, options=req.options)
+            if req.position is not None:
+                state = self._position_state(game, req)
+            else:
+                state = game.start(req.num_players, seed=req.seed, options=req.options)
         except RobotableError as exc:
             raise from_game_error(exc) from None
         specs = req.seats or [SeatSpec(kind="human")] + [
@@ -189,7 +208,7 @@ class TableManager:
             game=game.id,
             num_players=req.num_players,
             seed=state.seed,
-            options=dict(state.options),
+            options=dict(state.options) if req.position is None else {**state.options, POSITION_KEY: state.to_json()},
             status="running",
             num_moves=0,
             result=None,
@@ -205,6 +224,22 @@ class TableManager:
         self.live[row.id] = live
         self.kick_bots(live)
         return live, tokens
+
+    def _position_state(self, game: Game, req: CreateTable) -> State:
+        """The state of a table started from a written position (servers with ``allow_positions`` only)."""
+        if not self.allow_positions:
+            raise Forbidden("this server does not start tables from written positions (test servers only)")
+        if req.options:
+            raise ApiError("give either options or a position (the position holds its options)")
+        if req.seed is not None:
+            raise ApiError("give either a seed or a position (the position holds its random generator)")
+        data = dict(req.position or {})
+        if data.setdefault("num_players", req.num_players) != req.num_players:
+            raise ApiError(f"the position is for {data['num_players']} players, not {req.num_players}")
+        state = game.state_from_json(data)
+        if state.is_over():
+            raise ApiError("the position is a finished game")
+        return state
 
     def _new_seat(self, i: int, spec: SeatSpec, tokens: dict[int, str]) -> SeatRow:
         if spec.kind == "bot":
@@ -471,7 +506,8 @@ class TableManager:
             raise Conflict("the game is not over yet")
         if live.row.next_table:
             return await self.get(live.row.next_table)
-        req = CreateTable(game=live.row.game, num_players=live.row.num_players, options=live.row.options, seats=[])
+        options = public_options(live.row.options)
+        req = CreateTable(game=live.row.game, num_players=live.row.num_players, options=options, seats=[])
         seats = []
         for s in live.row.seats:
             if s.kind == "bot":
@@ -539,7 +575,7 @@ class TableManager:
             "game": live.row.game,
             "game_name": live.game.name,
             "num_players": live.row.num_players,
-            "options": live.row.options,
+            "options": public_options(live.row.options),
             "status": live.row.status,
             "moves": len(live.moves),
             "to_act": live.state.to_act(),
@@ -612,7 +648,7 @@ class TableManager:
     def summary_of_finished(self, row: TableRow) -> dict[str, Any]:
         """The summary of a finished table that is not in memory."""
         game = games.load(row.game)
-        state = game.start(row.num_players, seed=row.seed, options=row.options)
+        state = start_state(game, row.num_players, row.seed, row.options)
         placeholder = LiveTable(row, game, state)
         out = self.summary(placeholder)
         out["to_act"] = []
@@ -627,6 +663,7 @@ class TableManager:
             self.check_token(live, seat, token)
         if not live.state.is_over():
             raise Conflict("replays are for finished tables; watch a running table live instead")
+        self._check_replayable(live)
         return {"table": self.summary(live), **replay_json(live.record(), seat)}
 
     async def record(self, table_id: str, seat: int, token: str | None) -> dict[str, Any]:
@@ -635,7 +672,41 @@ class TableManager:
         self.check_token(live, seat, token)
         if not live.state.is_over():
             raise Conflict("the record holds every secret: it is available when the game is over")
+        self._check_replayable(live)
         return live.record().to_json()
+
+    @staticmethod
+    def _check_replayable(live: LiveTable) -> None:
+        """Tables started from a written position have no (game, seed, moves) record to replay."""
+        if POSITION_KEY in live.row.options:
+            raise Conflict("this table started from a written position (a test server feature): it has no record")
+
+    # -- previews ---------------------------------------------------------------------------------
+
+    async def preview(self, table_id: str, seat: int, token: str | None, action_json: object) -> dict[str, Any]:
+        """What a candidate action of ``seat`` would do, run by the game's preview hook on a copy.
+
+        Only the seat to act may ask (with its token); the table does not change. Games without a
+        preview hook are refused (400); an illegal or malformed action is refused like a move.
+        """
+        live = await self.get(table_id)
+        row = self.check_token(live, seat, token)
+        hook = preview_hook(live.game)
+        if hook is None:
+            raise ApiError(f"{live.game.name} has no previews")
+        if row.handed_to_bot:
+            raise Conflict(f"seat {seat} is played by a bot now; take it back first")
+        try:
+            action = live.game.action_from_json(action_json)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        state, moves = live.state, len(live.moves)  # states are replaced, never changed in place
+        try:
+            state.check(seat, action)
+            data = await asyncio.to_thread(preview_json, hook, state, seat, action)
+        except RobotableError as exc:
+            raise from_game_error(exc) from None
+        return {"moves": moves, "preview": data}
 
 
 def replay_json(record: Record, seat: int | None) -> dict[str, Any]:

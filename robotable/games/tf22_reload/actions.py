@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from robotable.core import Action
+from robotable.core import Action, BadInput
 
-from .components import Colour
+from .components import MAX_SLOTS, NUM_COLOURS, RCU_VALUES, Colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +87,40 @@ BATTLE_CHOICES = (PlayCard, RTakeBack, RDiscard, RReload, RBuy)
 R_USES = (RTakeBack, RDiscard, RReload, RBuy)
 LOAD_DECISIONS = (Load, Reload, ReturnContainer)
 ACTION_TYPES = BATTLE_CHOICES + LOAD_DECISIONS
+
+
+def _every_action() -> tuple[Action, ...]:
+    slots = range(MAX_SLOTS)
+    moves = [(a, b) for a in slots for b in slots if a != b]
+    out: list[Action] = [PlayCard(v) for v in RCU_VALUES]
+    out += [RTakeBack()] + [RDiscard(s) for s in slots] + [RReload(a, b) for a, b in moves]
+    out += [RBuy(Colour(c), s) for c in range(NUM_COLOURS) for s in slots]
+    out += [Load(s) for s in slots] + [Reload(a, b) for a, b in moves] + [ReturnContainer()]
+    return tuple(out)
+
+
+#: Every action a game can ever offer, in a fixed order: the stable integer encoding for RL adapters
+#: (slots up to the largest ship, whatever the player count).
+ACTIONS: tuple[Action, ...] = _every_action()
+_INDEX = {a: i for i, a in enumerate(ACTIONS)}
+
+
+def action_index(action: Action) -> int:
+    """The action's stable integer.
+
+    >>> action_index(PlayCard(1)), action_from_index(action_index(RBuy(Colour.RED, 2))) == RBuy(Colour.RED, 2)
+    (0, True)
+    >>> len(ACTIONS)
+    79
+    """
+    try:
+        return _INDEX[action]
+    except (KeyError, TypeError):
+        raise BadInput(f"tf22-reload: {action!r} has no integer encoding (not a possible action)") from None
+
+
+def action_from_index(index: int) -> Action:
+    """The action of a stable integer (see :func:`action_index`)."""
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(ACTIONS):
+        raise BadInput(f"tf22-reload: action index must be 0 to {len(ACTIONS) - 1}, got {index!r}")
+    return ACTIONS[index]

@@ -8,7 +8,7 @@ from typing import Any
 from robotable.core import Action, BadInput, Game, Rng
 from robotable.core.actions import decode_value
 
-from .actions import ACTION_TYPES
+from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
 from .components import COLOUR_NAMES, NUM_COLOURS, card
 from .state import GAME_ID, PHASES, Tf22State
 
@@ -37,6 +37,20 @@ class Tf22Reload(Game):
     def state_from_json(self, data: object) -> Tf22State:
         """Load a state written by ``to_json`` or by hand (see docs/games/tf22-reload.md)."""
         return _StateReader(self, data).read()
+
+    # The stable integer encoding of :mod:`.actions` (the same for every player count).
+
+    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
+        """Every action a game can offer has an index below this (see :data:`.actions.ACTIONS`)."""
+        return len(ACTIONS)
+
+    def action_index(self, action: Action) -> int:
+        """See :func:`.actions.action_index`."""
+        return action_index(action)
+
+    def action_from_index(self, index: int) -> Action:
+        """See :func:`.actions.action_from_index`."""
+        return action_from_index(index)
 
 
 class _StateReader:

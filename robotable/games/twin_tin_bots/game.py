@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import BadInput, BadOptions, Game, Option, Rng, check_options
+from robotable.core import Action, BadInput, BadOptions, Game, Option, Rng, check_options
 
 from . import rules
-from .actions import ACTION_TYPES
+from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
 from .components import (
     CRYSTAL_KINDS,
     CRYSTAL_NAMES,
@@ -136,6 +136,20 @@ class TwinTinBots(Game):
     def state_from_json(self, data: object) -> TtbState:
         """Load a state written by ``to_json`` or by hand (see docs/games/twin-tin-bots.md)."""
         return _StateReader(self, data).read()
+
+    # The stable integer encoding of :mod:`.actions` (the same for every player count and option).
+
+    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
+        """Every action a game can offer has an index below this (see :data:`.actions.ACTIONS`)."""
+        return len(ACTIONS)
+
+    def action_index(self, action: Action) -> int:
+        """See :func:`.actions.action_index`."""
+        return action_index(action)
+
+    def action_from_index(self, index: int) -> Action:
+        """See :func:`.actions.action_from_index`."""
+        return action_from_index(index)
 
 
 # -- setup ----------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // The lobby: create a table (game, players, options, seats), list tables, join, watch, replay.
 
-import { api, el, saveToken, tokensFor, toast } from "/static/js/api.js";
+import { api, el, rendererFor, saveToken, tokensFor, toast } from "/static/js/api.js";
 
-const state = { games: [], difficulties: [] };
+const state = { games: [], difficulties: [], editor: null };
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,6 +46,17 @@ function renderOptions() {
     input.dataset.option = opt.name;
     box.append(el("label", { class: "option", title: opt.description }, `${opt.name} `, input, el("span", { class: "muted small" }, ` ${opt.description}`)));
   }
+  addOptionsEditor(g);
+}
+
+// A game's renderer may offer an options editor (Twin Tin Bots: place variant tokens on the map).
+async function addOptionsEditor(g) {
+  state.editor = null;
+  const mod = await rendererFor(g.id);
+  if (!mod.optionsEditor || game() !== g) return;
+  const holder = el("div", { class: "options-editor", id: "options-editor" });
+  $("options-fields").append(holder);
+  state.editor = mod.optionsEditor(holder, { api, numPlayers: () => Number($("players-select").value), baseOptions: () => readOptions(false) });
 }
 
 function renderSeats() {
@@ -83,7 +94,7 @@ function renderSeats() {
   }
 }
 
-function readOptions() {
+function readOptions(withEditor = true) {
   const out = {};
   for (const input of $("options-fields").querySelectorAll("[data-option]")) {
     const opt = game().options.find((o) => o.name === input.dataset.option);
@@ -94,6 +105,7 @@ function readOptions() {
     else value = input.value;
     if (JSON.stringify(value) !== JSON.stringify(opt.default)) out[opt.name] = value;
   }
+  if (withEditor && state.editor) Object.assign(out, state.editor.read());
   return out;
 }
 
@@ -215,7 +227,13 @@ async function main() {
   const select = $("game-select");
   for (const g of state.games) select.append(el("option", { value: g.id, selected: g.id === "tf22-reload" }, g.name));
   select.addEventListener("change", renderPlayers);
-  $("players-select").addEventListener("change", renderSeats);
+  $("players-select").addEventListener("change", () => {
+    renderSeats();
+    if (state.editor) state.editor.refresh();
+  });
+  $("options-fields").addEventListener("change", (ev) => {
+    if (state.editor && ev.target.dataset.option) state.editor.refresh();
+  });
   $("create-form").addEventListener("submit", createTable);
   $("show-finished").addEventListener("change", loadTables);
   renderPlayers();

@@ -25,7 +25,10 @@ function show(index) {
   rp.renderer.render($("board"), { view: step.view, legal: [], seat: rp.seat, names: rp.names, act: () => {}, replay: true });
   const describe = rp.renderer.describeEvent || ((e) => e.type);
   const log = allLog(rp.index);
-  const items = log.map((e) => el("li", { class: `ev${e.move === rp.index ? " current" : ""}` }, el("span", { class: "move-no" }, e.move), " ", describe(e, rp.names, rp.seat)));
+  const items = log
+    .map((e) => [e, describe(e, rp.names, rp.seat)])
+    .filter(([, text]) => text !== null && text !== undefined && text !== "") // a renderer may leave an event out
+    .map(([e, text]) => el("li", { class: `ev${e.move === rp.index ? " current" : ""}` }, el("span", { class: "move-no" }, e.move), " ", text));
   const list = $("log");
   list.replaceChildren(el("li", { class: "muted" }, "The game starts."), ...items);
   list.scrollTop = list.scrollHeight;
@@ -57,7 +60,7 @@ async function start(data) {
   $("replay-info").replaceChildren(
     el("h3", {}, data.game_name),
     el("p", { class: "small" }, `${data.num_players} players · ${data.steps.length - 1} moves · watched as ${who} (only what ${who} could see at each step).`),
-    data.table ? el("p", {}, el("a", { href: `/table/${data.table.id}?watch=1` }, "Final table")) : null,
+    ...(data.table ? [el("p", {}, el("a", { href: `/table/${data.table.id}?watch=1` }, "Final table"))] : []),
   );
   $("step-controls").hidden = false;
   $("slider").max = data.steps.length - 1;

@@ -116,6 +116,12 @@ function act(action) {
   page.socket.send(JSON.stringify({ type: "move", action, after: page.current.moves }));
 }
 
+/** Ask the server what a candidate action would do (games with previews); resolves to {moves, preview}. */
+function previewAction(action) {
+  const token = tokensFor(tableId)[page.seat];
+  return api(`/api/tables/${tableId}/preview`, { method: "POST", body: { seat: page.seat, token, action } });
+}
+
 function undo() {
   if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify({ type: "undo" }));
 }
@@ -134,6 +140,10 @@ function render() {
     names: names(),
     act,
     replay: false,
+    tableId,
+    moves: msg.moves,
+    events: msg.type === "update" ? msg.events : [], // the new events, for the renderer's animations
+    preview: page.seat === null ? null : previewAction,
   };
   const board = $("board");
   try {

@@ -1,0 +1,152 @@
+"""Robotable games as single-agent Gymnasium environments: train one seat, the others are Robotable agents.
+
+>>> env = RobotableEnv("tf22-reload", num_players=3, seat=0, opponents="heuristic")
+>>> obs, info = env.reset(seed=1)
+>>> sorted(obs), int(obs["action_mask"].sum())
+(['action_mask', 'observation'], 8)
+
+The other seats are played by agents built with :func:`robotable.ai.make_agent` from specs (``random``,
+``heuristic``, ``ismcts:easy|medium|hard``): one spec for all of them or one per other seat. They choose
+from their own views and determinized samples, exactly as in the arena. The observation is
+``{"observation": hashed view of the seat, "action_mask": legal action indices}`` (see
+:mod:`robotable.adapters._common`); ``info["observation_string"]`` is the view as canonical JSON. The
+reward is Robotable's payoff at the end (1 shared among the winners). An action outside the mask ends the
+episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``. ``max_steps`` truncates
+a game after that many actions of all seats (default: never for TF22, whose rules bound it; 20000 for Twin
+Tin Bots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from robotable.ai import Agent, make_agent
+from robotable.core import BadInput, State
+
+from ._common import TENSOR_SIZE, canonical, check_limit, check_setup, default_action_limit, encode, load_encodable
+
+
+class RobotableEnv(gym.Env):
+    """One seat of a Robotable game; the other seats are played by Robotable agents."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int = 2,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        options: Mapping[str, Any] | None = None,
+        max_steps: int | None = None,
+        illegal_reward: float = -1.0,
+        tensor_size: int = TENSOR_SIZE,
+        render_mode: str | None = None,
+    ) -> None:
+        self.game = load_encodable(game_id)
+        self.num_players, self.options = check_setup(self.game, num_players, options)
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise BadInput(f"seat must be 0 to {self.num_players - 1}, got {seat!r}")
+        others = [s for s in range(self.num_players) if s != seat]
+        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != len(others):
+            raise BadInput(f"opponents: one spec for all or one per other seat ({len(others)}), got {len(specs)}")
+        for spec in specs:
+            make_agent(spec)  # a bad spec raises BadInput naming the known ones
+        if render_mode not in (None, "ansi"):
+            raise BadInput(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_limit(max_steps)
+        check_limit(tensor_size, "tensor_size")
+        self.seat = seat
+        self.specs = dict(zip(others, specs))
+        self.max_steps = default_action_limit(game_id) if max_steps is None else max_steps
+        self.illegal_reward = float(illegal_reward)
+        self.tensor_size = tensor_size
+        self.render_mode = render_mode
+        self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.num_actions)
+        self.state: State | None = None
+        self.agents: dict[int, Agent] = {}
+        self.steps = 0
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        assert self.state is not None
+        mask = np.zeros(self.num_actions, np.int8)
+        for action in self.state.legal_actions(self.seat):
+            mask[self.game.action_index(action)] = 1
+        return {"observation": encode(self.state.view(self.seat), self.tensor_size), "action_mask": mask}
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        assert self.state is not None
+        return {"observation_string": canonical(self.state.view(self.seat)), **extra}
+
+    def _cut(self) -> bool:
+        return self.max_steps is not None and self.steps >= self.max_steps
+
+    def _others_play(self) -> None:
+        """Let the agents play until this seat is to act or the game ends."""
+        state = self.state
+        assert state is not None
+        while not state.is_over() and not self._cut():
+            waiting = [s for s in state.to_act() if s != self.seat]
+            if not waiting:
+                return
+            seat = waiting[0]
+            state.apply_legal(seat, self.agents[seat].act(state, seat))
+            self.steps += 1
+
+    # -- the Gymnasium API ------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a new game (seeded by ``seed``) and play the other seats up to this seat's turn."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**62))
+        self.state = self.game.start(self.num_players, seed=game_seed, options=self.options)
+        self.agents = {
+            s: make_agent(spec, seed=int(self.np_random.integers(0, 2**31))) for s, spec in self.specs.items()
+        }
+        self.steps = 0
+        self._others_play()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Play ``action`` for this seat, then the other seats until this seat's next turn."""
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        if state.is_over() or self._cut():
+            raise RuntimeError("the episode is over: call reset()")
+        legal = {self.game.action_index(a): a for a in state.legal_actions(self.seat)}
+        index = int(action)
+        if index not in legal:
+            return self._obs(), self.illegal_reward, True, False, self._info(illegal_action=True)
+        state.apply_legal(self.seat, legal[index])
+        self.steps += 1
+        self._others_play()
+        if state.is_over():
+            return self._obs(), state.result().payoff(self.seat), True, False, self._info()
+        return self._obs(), 0.0, False, self._cut(), self._info()
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator's view as JSON."""
+        if self.render_mode is None or self.state is None:
+            return None
+        return canonical(self.state.view(None))
+
+
+__all__ = ["RobotableEnv"]

@@ -1,0 +1,313 @@
+"""Robotable games as PettingZoo environments.
+
+- :class:`RobotableAECEnv` (``aec_env``): one agent acts at a time, the seat the game waits for. Secret
+  simultaneous choices (TF22: RELOAD!) are made one seat after the other, which the contract allows: a
+  seat sees only that the others have chosen, never what.
+- :class:`RobotableParallelEnv` (``parallel_env``): every agent submits an action each step; the seats the
+  game waits for choose together (TF22's battle choice), the others can only play ``WAIT`` (the last
+  index of the action space).
+
+Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is the
+hashed encoding of ``view(seat)`` (:mod:`robotable.adapters._common`), the mask marks the legal action
+indices of the game's integer encoding. ``observation_string(agent)`` gives the view as canonical JSON.
+Rewards come once, at the end: Robotable's payoff (1 shared among the winners). ``reset(seed=...)``
+seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncates a game after that many
+steps (default: never for TF22, whose rules bound it; 20000 for Twin Tin Bots, which random play can
+make very long).
+
+>>> env = aec_env("tf22-reload", num_players=2)
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> int(obs["action_mask"].sum())      # seven numbers and R to take the discards back
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from robotable.core import IllegalAction, State
+
+from ._common import TENSOR_SIZE, canonical, check_limit, check_setup, default_action_limit, encode, load_encodable
+
+
+class _Table:
+    """The shared part of both environments: the game, its state and per-seat observations."""
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int,
+        options: Mapping[str, Any] | None,
+        max_steps: int | None,
+        tensor_size: int,
+    ) -> None:
+        self.game = load_encodable(game_id)
+        self.num_players, self.options = check_setup(self.game, num_players, options)
+        self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
+        check_limit(max_steps)
+        check_limit(tensor_size, "tensor_size")
+        self.max_steps = default_action_limit(game_id) if max_steps is None else max_steps
+        self.tensor_size = tensor_size
+        self.state: State | None = None
+        self.steps = 0
+        self.rng = np.random.default_rng()
+
+    def start(self, seed: int | None) -> State:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        game_seed = int(self.rng.integers(0, 2**62))
+        self.state = self.game.start(self.num_players, seed=game_seed, options=self.options)
+        self.steps = 0
+        return self.state
+
+    def mask(self, seat: int, size: int | None = None) -> np.ndarray:
+        mask = np.zeros(size or self.num_actions, np.int8)
+        assert self.state is not None
+        for action in self.state.legal_actions(seat):
+            mask[self.game.action_index(action)] = 1
+        return mask
+
+    def tensor(self, seat: int) -> np.ndarray:
+        assert self.state is not None
+        return encode(self.state.view(seat), self.tensor_size)
+
+    def play(self, seat: int, index: int) -> None:
+        """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`."""
+        assert self.state is not None
+        index = int(index)
+        for action in self.state.legal_actions(seat):
+            if self.game.action_index(action) == index:
+                self.state.apply_legal(seat, action)
+                return
+        legal = sorted(self.game.action_index(a) for a in self.state.legal_actions(seat))
+        raise IllegalAction(f"{self.game.id}: action {index} is not legal for seat {seat} now (legal: {legal})")
+
+    def payoffs(self) -> list[float]:
+        assert self.state is not None
+        result = self.state.result()
+        return [result.payoff(seat) for seat in range(self.num_players)]
+
+
+def _agent(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class RobotableAECEnv(AECEnv):
+    """A Robotable game as a PettingZoo AEC environment (agents ``player_0`` ... ``player_{n-1}``)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "robotable_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        max_steps: int | None = None,
+        tensor_size: int = TENSOR_SIZE,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.table = _Table(game_id, num_players, options, max_steps, tensor_size)
+        self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
+        self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.table.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.table.num_actions) for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` makes it reproducible."""
+        self.table.start(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._next_agent()
+
+    def _next_agent(self) -> str:
+        assert self.table.state is not None
+        waiting = self.table.state.to_act()
+        return _agent(waiting[0]) if waiting else self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's hashed view and its action mask (all zeros when it is not to act)."""
+        seat = self._seat[agent]
+        return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
+
+    def observation_string(self, agent: str) -> str:
+        """The agent's view as canonical JSON."""
+        assert self.table.state is not None
+        return canonical(self.table.state.view(self._seat[agent]))
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action (an illegal index raises :class:`robotable.IllegalAction`)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        table = self.table
+        table.play(self._seat[agent], action)  # type: ignore[arg-type]
+        table.steps += 1
+        state = table.state
+        assert state is not None
+        if state.is_over():
+            for a, payoff in zip(self.possible_agents, table.payoffs()):
+                self.rewards[a] = payoff
+                self.terminations[a] = True
+            self.agent_selection = agent
+        elif table.max_steps is not None and table.steps >= table.max_steps:
+            self.truncations = {a: True for a in self.agents}
+            self.agent_selection = agent
+        else:
+            self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+        if self.terminations[agent] or self.truncations[agent]:
+            self._deads_step_first()
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator's view as JSON."""
+        if self.render_mode is None or self.table.state is None:
+            return None
+        return canonical(self.table.state.view(None))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class RobotableParallelEnv(ParallelEnv):
+    """A Robotable game as a PettingZoo parallel environment: the seats the game waits for act together.
+
+    The action space has one extra index, ``WAIT`` (= the game's number of distinct actions), the only
+    legal action of a seat that is not to act.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "robotable_parallel_v0"}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        max_steps: int | None = None,
+        tensor_size: int = TENSOR_SIZE,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.table = _Table(game_id, num_players, options, max_steps, tensor_size)
+        self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_parallel_v0"}
+        self.WAIT = self.table.num_actions
+        self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
+        self.agents: list[str] = []
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.WAIT + 1,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(self.WAIT + 1)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        table = self.table
+        assert table.state is not None
+        mask = table.mask(seat, self.WAIT + 1)
+        if seat not in table.state.to_act():
+            mask[self.WAIT] = 1
+        return {"observation": table.tensor(seat), "action_mask": mask}
+
+    def observation_string(self, agent: str) -> str:
+        """The agent's view as canonical JSON."""
+        assert self.table.state is not None
+        return canonical(self.table.state.view(self._seat[agent]))
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Start a new game; ``seed`` makes it reproducible."""
+        self.table.start(seed)
+        self.agents = list(self.possible_agents)
+        return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: Mapping[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        """Apply the actions of the seats the game waits for (``WAIT`` for the others)."""
+        table = self.table
+        state = table.state
+        assert state is not None
+        waiting = state.to_act()
+        for seat in waiting:
+            agent = _agent(seat)
+            if agent not in actions:
+                raise ValueError(f"{agent} is to act and needs an action")
+            table.play(seat, actions[agent])
+        for agent, action in actions.items():
+            if self._seat.get(agent) not in waiting and int(action) != self.WAIT:
+                raise IllegalAction(f"{agent} is not to act: its only legal action is WAIT ({self.WAIT})")
+        table.steps += 1
+        agents = self.agents
+        over = state.is_over()
+        cut = not over and table.max_steps is not None and table.steps >= table.max_steps
+        rewards = dict.fromkeys(agents, 0.0)
+        if over:
+            rewards = {a: table.payoffs()[self._seat[a]] for a in agents}
+        observations = {a: self._observe(a) for a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, cut)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        if over or cut:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator's view as JSON."""
+        if self.render_mode is None or self.table.state is None:
+            return None
+        return canonical(self.table.state.view(None))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def aec_env(game_id: str, num_players: int = 2, **kwargs: Any) -> RobotableAECEnv:
+    """An AEC environment of ``game_id`` (see :class:`RobotableAECEnv` for the keyword arguments)."""
+    return RobotableAECEnv(game_id, num_players, **kwargs)
+
+
+def parallel_env(game_id: str = "tf22-reload", num_players: int = 2, **kwargs: Any) -> RobotableParallelEnv:
+    """A parallel environment (made for TF22: RELOAD!'s simultaneous choices; any game works)."""
+    return RobotableParallelEnv(game_id, num_players, **kwargs)
+
+
+__all__ = ["RobotableAECEnv", "RobotableParallelEnv", "aec_env", "parallel_env"]

@@ -1,0 +1,624 @@
+"""The assembly helper: the best finished robot a hand can sell to a buyer, or ``None``.
+
+The search has two levels. A skeleton is the torso with connectors (extenders, elbows, splitters) on
+its ports, in every rotation that fits, leaving slots: open ports that an end (head, base, hand,
+antenna) will fill. Skeletons with fewer connectors come first. For each skeleton, ends are assigned to
+the slots. Parts that no requirement or bonus of this buyer tells apart are one choice (all plain
+one-eyed heads are alike to a buyer without an eye limit; slots alike to it are filled in one order),
+and branches are cut when they cannot be ended, overshoot or can no longer reach an exact count
+(eyes, heads, hands) or a size (tall, wide, long arm), or when the best conceivable sale is found.
+Robots are built as trees (no loops of tiles). The answer is checked with :mod:`geometry` like any
+player's layout. A search stops after ``NODE_LIMIT`` steps with the best robot found so far (no hand
+dealt in the benchmark needs that many; see benchmarks/assembly.py).
+
+>>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, part_index, torso_index
+>>> hand = [part_index(p) for p in ("head-05", "base-10", "hand-16", "hand-20", "hand-01")]
+>>> hands_3 = [r for r in REQUIREMENTS if r.id == "req-20"]
+>>> best = best_robot(hand, torso_index("torso-11"), hands_3, (), pay=20)
+>>> best.measures.hands, best.value      # 2-hands tile + one hand; the pink hand on the pink port: +$4
+(3, 24)
+>>> best_robot(hand[:3], torso_index("torso-11"), hands_3, (), pay=20) is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .components import (
+    BONUS_TILES,
+    CONNECTORS,
+    ENDS,
+    PARTS,
+    PINK_PAIR,
+    REQUIREMENTS,
+    STEP,
+    TORSOS,
+    BonusTile,
+    Requirement,
+    opposite,
+    rotate_side,
+)
+from .geometry import Measures, assemble, measure, meets
+from .rules import sale_breakdown
+
+#: The search stops after this many placements and answers with the best robot found so far.
+NODE_LIMIT = 100_000
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Assembly:
+    """A finished robot for a buyer: its layout, what is sold alongside, its measures and its price."""
+
+    layout: tuple[tuple[str, int, int, int], ...]
+    batteries: tuple[str, ...]
+    magnets: tuple[str, ...]
+    measures: Measures
+    value: int
+    breakdown: tuple[tuple[str, int], ...]
+
+
+def best_robot(
+    hand: Sequence[int],
+    torso: int,
+    requirements: Sequence[Requirement],
+    bonus_tiles: Sequence[BonusTile],
+    pay: int,
+    limit: int = NODE_LIMIT,
+) -> Assembly | None:
+    """The finished robot with the highest sale value that ``hand`` and ``torso`` can sell, or ``None``.
+
+    ``hand`` holds part ints (magnets and batteries included: they may be handed over or sold
+    alongside); ``torso`` is a torso int or -1.
+    """
+    return _cached(
+        tuple(sorted(hand)),
+        torso,
+        tuple(r.index for r in requirements),
+        tuple(b.index for b in bonus_tiles),
+        pay,
+        limit,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached(
+    hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
+) -> Assembly | None:
+    if torso < 0:
+        return None
+    return _Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit).run()
+
+
+class _Sig:
+    """Parts a buyer cannot tell apart: one kind, one set of ports, the same relevant faces."""
+
+    __slots__ = (
+        "antenna",
+        "base",
+        "bits",
+        "count",
+        "end",
+        "ender",
+        "eyes",
+        "hands",
+        "head",
+        "kind",
+        "parts",
+        "pinks",
+        "port",
+        "rotations",
+    )
+
+    def __init__(self, kind: str, eyes: int, hands: int, bits: int, antenna: bool, ports: tuple[tuple[int, bool], ...]):
+        self.kind = kind
+        self.eyes = eyes
+        self.hands = hands
+        self.bits = bits
+        self.antenna = antenna
+        self.end = kind in ENDS and len(ports) == 1
+        self.ender = kind == "hand" or antenna  # ends an arm for wide and long-arm
+        self.head = kind == "head"
+        self.base = kind == "base"
+        self.pinks = sum(p for _, p in ports)
+        self.port = ports[0]
+        self.parts: list[int] = []
+        self.count = 0
+        seen: set[frozenset[tuple[int, bool]]] = set()
+        self.rotations: list[tuple[int, dict[int, bool]]] = []
+        for r in range(4):
+            turned = frozenset((rotate_side(s, r), pink) for s, pink in ports)
+            if turned not in seen:
+                seen.add(turned)
+                self.rotations.append((r, dict(turned)))
+
+
+def _subset_sum(values: list[int], target: int, size: int) -> bool:
+    """Whether some non-empty choice of ``values`` (exactly ``size`` of them if size > 0) adds up to ``target``.
+
+    >>> _subset_sum([1, 3, 5], 4, 0), _subset_sum([1, 3, 5], 4, 1), _subset_sum([2, 2], 3, 0)
+    (True, False, False)
+    """
+    sums = {(0, 0)}
+    for v in values:
+        sums |= {(t + v, k + 1) for t, k in sums if t + v <= target}
+    return any(t == target and k > 0 and (not size or k == size) for t, k in sums)
+
+
+class _Stop(Exception):
+    """The best conceivable sale is found, or the node limit is reached."""
+
+
+# A slot is an open port of the skeleton that an end (head, base, hand, antenna) will fill:
+# (cell the end goes on, side its port must face, pink source port, arm id).
+Slot = tuple[Cell, int, bool, int]
+
+
+class _Search:
+    """Two levels: skeletons (the torso and connectors, leaving slots), then ends assigned to the slots."""
+
+    def __init__(
+        self,
+        hand: tuple[int, ...],
+        torso: int,
+        reqs: list[Requirement],
+        bonuses: list[BonusTile],
+        pay: int,
+        limit: int,
+    ) -> None:
+        self.torso = TORSOS[torso]
+        self.reqs = reqs
+        self.bonuses = bonuses
+        self.pay = pay
+        self.limit = limit
+        kinds = {r.kind for r in reqs}
+        self.kinds = kinds
+        self.eye_target = next((r.eyes for r in reqs if r.kind == "eyes"), -1)
+        self.hand_target = next((r.count for r in reqs if r.kind == "hands"), -1)
+        self.magnets_needed = next((r.count for r in reqs if r.kind == "magnets"), 0)
+        self.tall = max((r.min_tiles for r in reqs if r.kind == "tall"), default=0)
+        self.wide = max((r.min_tiles for r in reqs if r.kind == "wide"), default=0)
+        self.long_arm = max((r.min_tiles for r in reqs if r.kind == "long_arm"), default=0)
+        self.symmetry = "symmetry" in kinds
+        self.geometric = bool(self.tall or self.wide or self.long_arm or self.symmetry)
+        icons = sorted({i for b in bonuses for i in b.icons})
+        self.bit = {icon: 1 << k for k, icon in enumerate(icons)}
+        self.bonus_bits = [(sum(self.bit[i] for i in b.icons), b.value) for b in bonuses]
+        self.fixed = pay + sum(r.bonus for r in reqs)
+        self.magnets = [p for p in hand if PARTS[p].kind == "magnet"]
+        self.batteries = [p for p in hand if PARTS[p].kind == "battery"]
+        sigs: dict[tuple[object, ...], _Sig] = {}
+        for p in hand:
+            part = PARTS[p]
+            if part.kind not in CONNECTORS + ENDS:
+                continue
+            if "no_wheels" in kinds and part.wheels:
+                continue
+            if self.eye_target >= 0 and part.eyes > self.eye_target:
+                continue
+            if self.hand_target >= 0 and part.hands > self.hand_target:
+                continue
+            eyes = part.eyes if self.eye_target >= 0 else 0
+            hands = part.hands if kinds & {"hands", "symmetry"} else 0
+            antenna = part.antenna if (self.wide or self.long_arm) else False
+            key = (part.kind, eyes, hands, self._bits(part.icons), antenna, part.ports)
+            if key not in sigs:
+                sigs[key] = _Sig(part.kind, eyes, hands, self._bits(part.icons), antenna, part.ports)
+            sigs[key].parts.append(p)
+            sigs[key].count += 1
+        order = sorted(sigs.values(), key=lambda s: (-bin(s.bits).count("1"), -s.pinks, s.kind, s.parts[0]))
+        self.ends = [s for s in order if s.end]
+        self.connectors = [s for s in order if not s.end]
+        if not self.geometric:
+            # Without a geometric requirement a plain extender or elbow changes nothing but its count.
+            for s in self.connectors:
+                if s.kind != "splitter" and not s.pinks and not s.bits:
+                    s.count = min(s.count, 1 if s.kind in kinds else 0)
+        self.battery_bits = 0
+        for b in self.batteries:
+            self.battery_bits |= self._bits(PARTS[b].icons)
+        self.torso_bits = self._bits(self.torso.icons)
+        self.best: tuple[int, list[tuple[_Sig, Cell, int]], list[Slot], tuple[_Sig, ...]] | None = None
+        self.nodes = 0
+        self.memo: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
+        self.occ: dict[Cell, dict[int, bool]] = {}
+        self.placed: list[tuple[_Sig, Cell, int, int]] = []
+        self.slots: list[Slot] = []
+        self.reserved: set[Cell] = set()
+        self.kind_at: dict[Cell, str] = {}
+        xs = [x for x, _ in self.torso.cells]
+        self.axis2 = min(xs) + max(xs)  # twice the x of the torso's middle column
+
+    def _bits(self, icons: frozenset[str]) -> int:
+        return sum(self.bit.get(i, 0) for i in icons)
+
+    def _bonus_value(self, bits: int) -> int:
+        return sum(v for b, v in self.bonus_bits if b & bits == b)
+
+    # -- the search ------------------------------------------------------------------------------------
+
+    def run(self) -> Assembly | None:
+        for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count")):
+            if len({getattr(r, field) for r in self.reqs if r.kind == kind}) > 1:
+                return None  # two different exact counts: no robot meets both
+        if len(self.magnets) < self.magnets_needed:
+            return None
+        if not any(s.head for s in self.ends) or not any(s.base for s in self.ends):
+            return None
+        for kind in ("extender", "splitter", "elbow"):
+            if kind in self.kinds and not any(s.kind == kind and s.count for s in self.connectors):
+                return None
+        heads = [s.eyes for s in self.ends if s.head for _ in range(s.count)]
+        if self.eye_target >= 0 and not _subset_sum(heads, self.eye_target, 2 if "two_heads" in self.kinds else 0):
+            return None
+        hands = [s.hands for s in self.ends if s.kind == "hand" for _ in range(s.count)]
+        if self.hand_target > 0 and not _subset_sum(hands, self.hand_target, 0):
+            return None
+        if self.wide > 1 and sum(s.count for s in self.ends if s.ender) < 2:
+            return None
+        if self.long_arm and not any(s.ender for s in self.ends):
+            return None
+        t = self.torso
+        for cell in t.cells:
+            self.occ[cell] = {}
+        for cell, side, pink in t.ports:
+            self.occ[cell][side] = pink
+        open_ports: dict[tuple[Cell, int], tuple[bool, int]] = {}
+        for arm, (cell, side, pink) in enumerate(t.ports):
+            if (cell[0] + STEP[side][0], cell[1] + STEP[side][1]) in self.occ:
+                return None  # a port facing the torso itself can never be ended
+            open_ports[(cell, side)] = (pink, arm if side in (1, 3) else -1)
+        if len(open_ports) > sum(s.count for s in self.ends):
+            return None
+        all_bits = self.torso_bits | self.battery_bits
+        for s in self.ends + self.connectors:
+            all_bits |= s.bits
+        pinks = sum(p for _, _, p in t.ports) + sum(s.pinks * s.count for s in self.ends + self.connectors)
+        self.ceiling = self.fixed + self._bonus_value(all_bits) + PINK_PAIR * (pinks // 2)
+        self.ends_total = sum(s.count for s in self.ends)
+        try:
+            for k in range(sum(s.count for s in self.connectors) + 1):  # fewest connectors first
+                self.k = k
+                self._skeleton(open_ports, 0)
+        except _Stop:
+            pass
+        if self.best is None:
+            return None
+        return self._answer()
+
+    def _skeleton(self, open_ports: dict[tuple[Cell, int], tuple[bool, int]], used: int) -> None:
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise _Stop
+        if not open_ports:
+            if used == self.k:
+                self._skeleton_done()
+            return
+        if (self.tall or self.wide) and self._too_small(open_ports, self.k - used):
+            return
+        if self.symmetry and self._unmirrorable(open_ports, self.k - used):
+            return
+        (cell, side), (pink, arm) = next(reversed(open_ports.items()))
+        target = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
+        rest = dict(open_ports)
+        del rest[(cell, side)]
+        # an end goes here: the cell must be free and no other open port may face it
+        if (
+            target not in self.reserved
+            and len(self.slots) + len(open_ports) <= self.ends_total
+            and not any((c[0] + STEP[s][0], c[1] + STEP[s][1]) == target for c, s in rest)
+            and (not self.symmetry or self._mirror_ok(target, ""))
+        ):
+            self.slots.append((target, opposite(side), pink, arm))
+            self.reserved.add(target)
+            self._skeleton(rest, used)
+            self.reserved.discard(target)
+            self.slots.pop()
+        if used == self.k or target in self.reserved:
+            return
+        back = opposite(side)
+        for sig in self.connectors:
+            if not sig.count or (self.symmetry and not self._mirror_ok(target, sig.kind)):
+                continue
+            for rotation, ports in sig.rotations:
+                if back not in ports:
+                    continue
+                new_open = self._fit(target, ports, rest, arm)
+                if new_open is None or len(self.slots) + len(new_open) > self.ends_total:
+                    continue
+                sig.count -= 1
+                self.occ[target] = ports
+                self.kind_at[target] = sig.kind
+                self.placed.append((sig, target, rotation, arm))
+                self._skeleton(new_open, used + 1)
+                self.placed.pop()
+                del self.kind_at[target]
+                del self.occ[target]
+                sig.count += 1
+
+    def _mirror_ok(self, cell: Cell, kind: str) -> bool:
+        """Whether a connector of ``kind`` (or an end, kind '') on ``cell`` can still be mirrored."""
+        mirror = (self.axis2 - cell[0], cell[1])
+        if mirror == cell:
+            return True
+        if mirror in self.reserved:
+            return not kind
+        if mirror in self.occ:
+            return self.kind_at.get(mirror) == kind if kind else False
+        return True
+
+    def _unmirrorable(self, open_ports: dict[tuple[Cell, int], tuple[bool, int]], spare: int) -> bool:
+        """Whether some tile's mirror cell can no longer be filled (too far, or no such connector left)."""
+        reach = [(c[0] + STEP[s][0], c[1] + STEP[s][1]) for c, s in open_ports]
+        need: dict[str, int] = {}
+        for cells, steps in ((self.kind_at, spare - 1), (dict.fromkeys(self.reserved, ""), spare)):
+            for cell, kind in cells.items():
+                mirror = (self.axis2 - cell[0], cell[1])
+                if mirror == cell or mirror in self.occ or mirror in self.reserved:
+                    continue
+                if not any(abs(t[0] - mirror[0]) + abs(t[1] - mirror[1]) <= steps for t in reach):
+                    return True
+                if kind:
+                    need[kind] = need.get(kind, 0) + 1
+        return any(sum(s.count for s in self.connectors if s.kind == kind) < n for kind, n in need.items())
+
+    def _too_small(self, open_ports: dict[tuple[Cell, int], tuple[bool, int]], spare: int) -> bool:
+        """Whether no way of ending the open ports with ``spare`` more connectors is tall or wide enough."""
+        cells = [c for c, _, _, _ in self.slots]
+        reach = [(c[0] + STEP[s][0], c[1] + STEP[s][1]) for c, s in open_ports]
+        for axis, need in ((1, self.tall), (0, self.wide)):
+            if need:
+                lo = min([c[axis] for c in cells] + [c[axis] - spare for c in reach])
+                hi = max([c[axis] for c in cells] + [c[axis] + spare for c in reach])
+                if hi - lo + 1 < need:
+                    return True
+        return False
+
+    def _fit(
+        self, target: Cell, ports: dict[int, bool], rest: dict[tuple[Cell, int], tuple[bool, int]], arm: int
+    ) -> dict[tuple[Cell, int], tuple[bool, int]] | None:
+        """Open ports after a connector goes on ``target`` (tree-shaped: it touches only its source)."""
+        new_open = dict(rest)
+        for q in range(4):
+            nb = (target[0] + STEP[q][0], target[1] + STEP[q][1])
+            has = q in ports
+            if nb in self.occ:
+                nb_ports = self.occ[nb]
+                back = (q + 2) % 4
+                if back in nb_ports and (nb, back) not in rest and has:
+                    continue  # the source port it was placed against
+                if has or back in nb_ports:
+                    return None  # would touch a second tile, or leave a port facing a portless side
+            elif has:
+                if nb in self.reserved:
+                    return None
+                new_open[(target, q)] = (ports[q], arm)
+        return new_open
+
+    def _skeleton_done(self) -> None:
+        for kind in ("extender", "splitter", "elbow"):
+            if kind in self.kinds and not any(s.kind == kind for s, _, _, _ in self.placed):
+                return
+        slots = self.slots
+        if self.tall:
+            ys = [c[1] for c, _, _, _ in slots]
+            if max(ys) - min(ys) + 1 < self.tall:
+                return
+        if self.wide:
+            xs = [c[0] for c, _, _, _ in slots]
+            if max(xs) - min(xs) + 1 < self.wide:
+                return
+        arm_ok: set[int] = set()
+        if self.long_arm:
+            spans: dict[int, list[int]] = {}
+            for _, cell, _, arm in self.placed:
+                spans.setdefault(arm, []).append(cell[0])
+            for cell, _, _, arm in slots:
+                spans.setdefault(arm, []).append(cell[0])
+            arm_ok = {a for a, xs in spans.items() if a >= 0 and max(xs) - min(xs) + 1 >= self.long_arm}
+            if not arm_ok:
+                return
+        partner: dict[Cell, Cell] = {}
+        if self.symmetry:
+            xs = [x for x, _ in self.torso.cells]
+            axis2 = min(xs) + max(xs)
+            tiles = {cell: sig.kind for sig, cell, _, _ in self.placed}
+            for (x, y), kind in tiles.items():
+                if 2 * x != axis2 and tiles.get((axis2 - x, y)) != kind:
+                    return
+            cells = {c for c, _, _, _ in slots}
+            for x, y in cells:
+                if 2 * x != axis2:
+                    if (axis2 - x, y) not in cells:
+                        return
+                    partner[(x, y)] = (axis2 - x, y)
+        skel_bits = self.torso_bits | self.battery_bits
+        skel_pinks = 0
+        for sig, _, _, _ in self.placed:
+            skel_bits |= sig.bits
+        for _, cell, _, _ in self.placed:  # connector-to-connector and connector-to-torso pink links
+            for side, pink in self.occ[cell].items():
+                nb = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
+                if (
+                    pink
+                    and nb in self.occ
+                    and self.occ[nb].get(opposite(side))
+                    and (nb < cell or nb in self.torso.cells)
+                ):
+                    skel_pinks += 1
+        feats = []
+        for cell, _, pink, arm in slots:
+            feats.append(
+                (
+                    pink,
+                    cell[1] if self.tall or self.symmetry else 0,
+                    cell[0] if self.wide or self.symmetry else 0,
+                    arm in arm_ok,
+                    cell,
+                )
+            )
+        order = sorted(range(len(slots)), key=lambda i: feats[i][:4] + ((feats[i][4],) if self.symmetry else ()))
+        keyed = [feats[i][:4] for i in order]
+        position = {feats[i][4]: n for n, i in enumerate(order)}
+        partners = tuple(position[partner[feats[i][4]]] if feats[i][4] in partner else -1 for i in order)
+        key = (tuple(keyed), partners, skel_bits)
+        if key not in self.memo:
+            self.memo[key] = self._assign(keyed, partners, skel_bits)
+        found = self.memo[key]
+        if found is None:
+            return
+        value = self.fixed + found[0] + PINK_PAIR * skel_pinks
+        if self.best is None or value > self.best[0]:
+            chosen = tuple(self.ends[si] for si in found[1])
+            self.best = (
+                value,
+                [(sig, cell, rotation) for sig, cell, rotation, _ in self.placed],
+                [slots[i] for i in order],
+                chosen,
+            )
+        if value >= self.ceiling:
+            raise _Stop
+
+    def _assign(
+        self, feats: list[tuple[bool, int, int, bool]], partners: tuple[int, ...], skel_bits: int
+    ) -> tuple[int, tuple[int, ...]] | None:
+        """The most valuable ends for the slots (value without the fixed part), or None."""
+        sigs = self.ends
+        n = len(feats)
+        counts = [s.count for s in sigs]
+        choice = [0] * n
+        best: list[tuple[int, tuple[int, ...]] | None] = [None]
+        pink_ends = sum(s.count for s in sigs if s.pinks)
+        all_bits = skel_bits
+        for s in sigs:
+            all_bits |= s.bits
+        ceiling = self._bonus_value(all_bits) + PINK_PAIR * min(pink_ends, sum(f[0] for f in feats))
+        big = 1 << 30
+        # what the slots still to fill could reach, for cutting hopeless branches
+        suf_min_y = [big] * (n + 1)
+        suf_max_y = [-big] * (n + 1)
+        suf_min_x = [big] * (n + 1)
+        suf_max_x = [-big] * (n + 1)
+        suf_arm = [False] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            _, y, x, ok = feats[i]
+            suf_min_y[i] = min(suf_min_y[i + 1], y)
+            suf_max_y[i] = max(suf_max_y[i + 1], y)
+            suf_min_x[i] = min(suf_min_x[i + 1], x)
+            suf_max_x[i] = max(suf_max_x[i + 1], x)
+            suf_arm[i] = suf_arm[i + 1] or ok
+        max_eyes = max((s.eyes for s in sigs if s.head), default=0)
+        eye_target, hand_target = self.eye_target, self.hand_target
+        two_heads = "two_heads" in self.kinds
+        tall, wide, long_arm = self.tall, self.wide, self.long_arm
+
+        def rec(
+            i: int,
+            eyes: int,
+            heads: int,
+            bases: int,
+            hands: int,
+            bits: int,
+            pinks: int,
+            head_y: int,
+            base_y: int,
+            lo_x: int,
+            hi_x: int,
+            arm: bool,
+        ) -> bool:
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise _Stop
+            if i == n:
+                if not heads or not bases or (two_heads and heads != 2):
+                    return False
+                if (eye_target >= 0 and eyes != eye_target) or (hand_target >= 0 and hands != hand_target):
+                    return False
+                if (tall and base_y - head_y + 1 < tall) or (wide and hi_x - lo_x + 1 < wide) or (long_arm and not arm):
+                    return False
+                value = self._bonus_value(bits) + PINK_PAIR * pinks
+                if best[0] is None or value > best[0][0]:
+                    best[0] = (value, tuple(choice))
+                return value >= ceiling
+            pink, y, x, ok = feats[i]
+            start = choice[i - 1] if i and feats[i - 1] == feats[i] and partners[i] < 0 else 0
+            left = n - i - 1
+            mate = partners[i]
+            for si in range(start, len(sigs)):
+                if not counts[si]:
+                    continue
+                s = sigs[si]
+                if 0 <= mate < i and (sigs[choice[mate]].kind, sigs[choice[mate]].hands) != (s.kind, s.hands):
+                    continue
+                h, b = heads + s.head, bases + s.base
+                if (not h) + (not b) > left or (two_heads and h > 2):
+                    continue
+                e = eyes + s.eyes
+                if eye_target >= 0 and (e > eye_target or e + left * max_eyes < eye_target):
+                    continue
+                hn = hands + s.hands
+                if hand_target >= 0 and hn > hand_target:
+                    continue
+                hy = min(head_y, y) if s.head else head_y
+                by = max(base_y, y) if s.base else base_y
+                if tall and max(by, suf_max_y[i + 1]) - min(hy, suf_min_y[i + 1]) + 1 < tall:
+                    continue
+                lx, hx = (min(lo_x, x), max(hi_x, x)) if s.ender else (lo_x, hi_x)
+                if wide and max(hx, suf_max_x[i + 1]) - min(lx, suf_min_x[i + 1]) + 1 < wide:
+                    continue
+                a = arm or (ok and s.ender)
+                if long_arm and not a and not suf_arm[i + 1]:
+                    continue
+                counts[si] -= 1
+                choice[i] = si
+                done = rec(i + 1, e, h, b, hn, bits | s.bits, pinks + (pink and s.pinks > 0), hy, by, lx, hx, a)
+                counts[si] += 1
+                if done:
+                    return True
+            return False
+
+        rec(0, 0, 0, 0, 0, skel_bits, 0, big, -big, big, -big, False)
+        return best[0]
+
+    # -- the answer ------------------------------------------------------------------------------------
+
+    def _answer(self) -> Assembly:
+        assert self.best is not None
+        _, placed, slots, chosen = self.best
+        used: dict[int, int] = {}
+
+        def take(sig: _Sig) -> str:
+            k = used.get(id(sig), 0)
+            used[id(sig)] = k + 1
+            return PARTS[sig.parts[k]].id
+
+        layout = [(self.torso.id, 0, 0, 0)]
+        for sig, (x, y), rotation in placed:
+            layout.append((take(sig), x, y, rotation))
+        for ((x, y), facing, _, _), sig in zip(slots, chosen):
+            layout.append((take(sig), x, y, (facing - sig.port[0]) % 4))
+        robot = assemble(layout)
+        assert robot.finished, robot.problems
+        batteries: list[int] = []
+        for b in self.batteries:  # a battery goes along only if it earns a bonus tile
+            if self._value(measure(robot, [*batteries, b])) > self._value(measure(robot, batteries)):
+                batteries.append(b)
+        m = measure(robot, batteries)
+        magnets = tuple(PARTS[p].id for p in self.magnets[: self.magnets_needed])
+        assert all(meets(r, m, len(magnets)) for r in self.reqs), (layout, m)
+        breakdown = sale_breakdown(self.pay, self.reqs, self.bonuses, m)
+        return Assembly(
+            tuple(layout),
+            tuple(PARTS[b].id for b in batteries),
+            magnets,
+            m,
+            breakdown["total"],
+            tuple(breakdown.items()),
+        )
+
+    def _value(self, m: Measures) -> int:
+        return sale_breakdown(self.pay, self.reqs, self.bonuses, m)["total"]
