@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from robotable.core import BadInput, BadOptions, Game, State, available, load
+from robotable.core import Action, BadInput, BadOptions, Game, State, available, load
 
 #: Default size of the hashed observation tensor.
 TENSOR_SIZE = 512
@@ -41,6 +41,36 @@ def load_encodable(game_id: str) -> Game:
     if not game.has_action_encoding():
         raise BadInput(f"{game_id} has no integer action encoding yet, so the research adapters cannot serve it")
     return game
+
+
+def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
+    """``seat``'s legal actions by their index: how an index is decoded, for every game.
+
+    An index may name only the kind and target of a free-form choice (a sale to a buyer, whatever the
+    layout), standing for the one such action the state lists, so decoding goes through the state. Two
+    legal actions with one index break the contract's rule and raise :class:`BadInput`.
+    """
+    index = game.action_index
+    legal: dict[int, Action] = {}
+    for action in state.legal_actions(seat):
+        i = index(action)
+        if i in legal:
+            raise BadInput(f"{game.id}: legal actions {legal[i]!r} and {action!r} share the index {i}")
+        legal[i] = action
+    return legal
+
+
+def describe_index(game: Game, state: State | None, seat: int, index: int) -> str:
+    """An action index as text: the JSON of the action it stands for in ``state`` if it is legal there,
+    else its stateless decoding, else (an index whose action depends on the state) its number."""
+    if state is not None and seat in state.to_act():
+        action = legal_by_index(game, state, seat).get(index)
+        if action is not None:
+            return canonical(action.to_json())
+    try:
+        return canonical(game.action_from_index(index).to_json())
+    except BadInput:
+        return f"{game.id} action {index}"
 
 
 def check_setup(game: Game, num_players: object, options: object) -> tuple[int, dict[str, Any]]:
@@ -109,33 +139,58 @@ def private_part(view: Any, public: Any) -> Any:
     return None if view == public else view
 
 
-_BUCKETS: dict[tuple[str, int], int] = {}
+#: JSON's types, in the order a subclass is matched (bool before int).
+_PLAIN: tuple[type, ...] = (dict, list, tuple, bool, str, int, float, type(None))
+_BUCKETS: dict[int, dict[str, int]] = {}  # per tensor size: feature key -> its bucket
 
 
-def _bucket(key: str, size: int) -> int:
-    hit = _BUCKETS.get((key, size))
-    if hit is None:
-        if len(_BUCKETS) > 200_000:
-            _BUCKETS.clear()
-        hit = _BUCKETS[key, size] = zlib.crc32(key.encode()) % size
-    return hit
+def _buckets(size: int) -> dict[str, int]:
+    cache = _BUCKETS.get(size)
+    if cache is None or len(cache) > 200_000:
+        cache = _BUCKETS[size] = {}
+    return cache
 
 
 def encode_into(out: np.ndarray, data: Any) -> np.ndarray:
-    """Add the hashed features of JSON ``data`` to the float vector ``out`` (returned)."""
+    """Add the hashed features of JSON ``data`` to the float vector ``out`` (returned).
+
+    Leaves are visited depth first from the last child and added in that order, in ``out``'s precision
+    (``np.add.at``), so the result never depends on how the work is batched.
+    """
     size = out.shape[0]
+    cache = _buckets(size)
+    crc32 = zlib.crc32
+    where: list[int] = []
+    amounts: list[float] = []
     stack: list[tuple[str, Any]] = [("", data)]
+    pop, push = stack.pop, stack.append
     while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((f"{path}.{k}", v) for k, v in value.items())
-        elif isinstance(value, list | tuple):
-            stack.append((f"{path}#len", len(value)))
-            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
-            out[_bucket(f"{path}={value}", size)] += 1.0
-        elif isinstance(value, int | float):
-            out[_bucket(path, size)] += float(value)
+        path, value = pop()
+        kind = type(value)
+        if kind not in _PLAIN:  # a subclass (an IntEnum, a str enum, a named tuple): treated as its base
+            kind = next((t for t in _PLAIN if isinstance(value, t)), None)
+        if kind is dict:
+            for k, v in value.items():
+                push((f"{path}.{k}", v))
+            continue
+        if kind is list or kind is tuple:
+            push((f"{path}#len", len(value)))
+            for i, v in enumerate(value):
+                push((f"{path}[{i}]", v))
+            continue
+        if kind is str or kind is bool or value is None:
+            key, amount = f"{path}={value}", 1.0
+        elif kind is int or kind is float:
+            key, amount = path, float(value)
+        else:
+            continue
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = crc32(key.encode()) % size
+        where.append(hit)
+        amounts.append(amount)
+    if where:
+        np.add.at(out, np.asarray(where, np.intp), np.asarray(amounts, out.dtype))
     return out
 
 

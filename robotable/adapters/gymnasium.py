@@ -12,8 +12,8 @@ from their own views and determinized samples, exactly as in the arena. The obse
 :mod:`robotable.adapters._common`); ``info["observation_string"]`` is the view as canonical JSON. The
 reward is Robotable's payoff at the end (1 shared among the winners). An action outside the mask ends the
 episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``. ``max_steps`` truncates
-a game after that many actions of all seats (default: never for TF22, whose rules bound it; 20000 for Twin
-Tin Bots).
+a game after that many actions of all seats (default: never for TF22, whose rules bound it; 20000 for the
+other games).
 """
 
 from __future__ import annotations
@@ -28,7 +28,17 @@ from gymnasium import spaces
 from robotable.ai import Agent, make_agent
 from robotable.core import BadInput, State
 
-from ._common import TENSOR_SIZE, canonical, check_limit, check_setup, default_action_limit, encode, load_encodable
+from ._common import (
+    SIMULTANEOUS,
+    TENSOR_SIZE,
+    canonical,
+    check_limit,
+    check_setup,
+    default_action_limit,
+    encode,
+    legal_by_index,
+    load_encodable,
+)
 
 
 class RobotableEnv(gym.Env):
@@ -85,8 +95,7 @@ class RobotableEnv(gym.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         assert self.state is not None
         mask = np.zeros(self.num_actions, np.int8)
-        for action in self.state.legal_actions(self.seat):
-            mask[self.game.action_index(action)] = 1
+        mask[list(legal_by_index(self.game, self.state, self.seat))] = 1
         return {"observation": encode(self.state.view(self.seat), self.tensor_size), "action_mask": mask}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -97,14 +106,20 @@ class RobotableEnv(gym.Env):
         return self.max_steps is not None and self.steps >= self.max_steps
 
     def _others_play(self) -> None:
-        """Let the agents play until this seat is to act or the game ends."""
+        """Let the agents play until this seat is to act or the game ends. Simultaneous choices: the other
+        seats choose first (secretly); otherwise seats act in the order the game waits for them (a trade
+        offer's answer before the turn goes on), as in the AEC environment and OpenSpiel."""
         state = self.state
         assert state is not None
+        simultaneous = self.game.id in SIMULTANEOUS
         while not state.is_over() and not self._cut():
-            waiting = [s for s in state.to_act() if s != self.seat]
-            if not waiting:
+            waiting = state.to_act()
+            if not simultaneous and waiting[0] == self.seat:
                 return
-            seat = waiting[0]
+            others = [s for s in waiting if s != self.seat]
+            if not others:
+                return
+            seat = others[0]
             state.apply_legal(seat, self.agents[seat].act(state, seat))
             self.steps += 1
 
@@ -131,7 +146,7 @@ class RobotableEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if state.is_over() or self._cut():
             raise RuntimeError("the episode is over: call reset()")
-        legal = {self.game.action_index(a): a for a in state.legal_actions(self.seat)}
+        legal = legal_by_index(self.game, state, self.seat)
         index = int(action)
         if index not in legal:
             return self._obs(), self.illegal_reward, True, False, self._info(illegal_action=True)

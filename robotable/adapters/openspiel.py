@@ -20,7 +20,10 @@ How the games are modelled (see docs/research.md):
 - **Dynamics.** TF22: RELOAD! is ``SIMULTANEOUS``: the battle choice is a simultaneous node of every
   seat; the winner's load decision is an ordinary decision node. The other games are ``SEQUENTIAL``
   with imperfect information; their pending decisions are decision nodes of the seat the rules name.
-- **Actions.** The game's stable integer encoding (:meth:`robotable.core.Game.action_index`).
+- **Actions.** The game's stable integer encoding (:meth:`robotable.core.Game.action_index`), decoded
+  through the state's legal actions (an index may stand for the free-form choice the state lists, such
+  as a Robots on the Line sale). Where the rules wait for several seats of a sequential game (a trade
+  offer to answer during someone's turn), the node belongs to the first; the others act after it.
 - **Observations** come from ``state.view(seat)`` only: the string is the view as canonical JSON, the
   tensor a fixed-size hashed encoding of it (:mod:`robotable.adapters._common`). The information
   state adds the seat's own past actions (a view already holds what a player with perfect memory of the
@@ -30,7 +33,9 @@ How the games are modelled (see docs/research.md):
 - **Utility.** Robotable's payoff: 1 shared among the winners, so ``CONSTANT_SUM`` with sum 1.
 - **Length.** TF22 is bounded by its rules (56 steps). Twin Tin Bots has no bound in its rules (random
   play takes thousands of steps), so ``max_game_length`` (default 20000) cuts a game off: the state
-  becomes terminal and every seat gets ``1 / players``. Set it higher to make cut-offs rarer.
+  becomes terminal and every seat gets ``1 / players``. Set it higher to make cut-offs rarer. Robots on
+  the Line ends by its rules (the line runs out; random play takes a few hundred steps), but with no
+  simple bound, so the same default applies as a safety net.
 """
 
 from __future__ import annotations
@@ -53,8 +58,10 @@ from ._common import (
     canonical,
     check_setup,
     default_max_steps,
+    describe_index,
     encodable_games,
     encode_into,
+    legal_by_index,
     load_encodable,
     private_part,
 )
@@ -235,13 +242,15 @@ class RobotableSpielState(pyspiel.State):
         uid, seat, legal = _LEGAL
         if uid == self._uid and seat == player:
             return legal
-        index = self.ctx.game.action_index
-        legal = {index(a): a for a in self._engine.state.legal_actions(player)}  # type: ignore[union-attr]
+        legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[arg-type, union-attr]
         _LEGAL = (self._uid, player, legal)
         return legal
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
+        current = self.current_player()
+        if current >= 0 and player != current:
+            return []  # a sequential node: only its player acts (others the game waits for come next)
         return sorted(self._legal(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -294,7 +303,12 @@ class RobotableSpielState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed byte {action}"
-        return canonical(self.ctx.game.action_from_index(action).to_json())
+        state = self.robotable_state
+        if state is not None and not self.is_terminal() and player in state.to_act():
+            legal = self._legal(player).get(action)
+            if legal is not None:
+                return canonical(legal.to_json())
+        return describe_index(self.ctx.game, None, player, action)
 
     def returns(self) -> list[float]:
         n = self.ctx.players

@@ -5,15 +5,16 @@
   seat sees only that the others have chosen, never what.
 - :class:`RobotableParallelEnv` (``parallel_env``): every agent submits an action each step; the seats the
   game waits for choose together (TF22's battle choice), the others can only play ``WAIT`` (the last
-  index of the action space).
+  index of the action space). In a game without simultaneous choices only the first seat the game waits
+  for acts each step (a later one's choice could depend on it).
 
 Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is the
 hashed encoding of ``view(seat)`` (:mod:`robotable.adapters._common`), the mask marks the legal action
 indices of the game's integer encoding. ``observation_string(agent)`` gives the view as canonical JSON.
 Rewards come once, at the end: Robotable's payoff (1 shared among the winners). ``reset(seed=...)``
 seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncates a game after that many
-steps (default: never for TF22, whose rules bound it; 20000 for Twin Tin Bots, which random play can
-make very long).
+steps (default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin
+Tin Bots very long).
 
 >>> env = aec_env("tf22-reload", num_players=2)
 >>> env.reset(seed=1)
@@ -31,9 +32,19 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from robotable.core import IllegalAction, State
+from robotable.core import Action, IllegalAction, State
 
-from ._common import TENSOR_SIZE, canonical, check_limit, check_setup, default_action_limit, encode, load_encodable
+from ._common import (
+    SIMULTANEOUS,
+    TENSOR_SIZE,
+    canonical,
+    check_limit,
+    check_setup,
+    default_action_limit,
+    encode,
+    legal_by_index,
+    load_encodable,
+)
 
 
 class _Table:
@@ -66,11 +77,22 @@ class _Table:
         self.steps = 0
         return self.state
 
+    def legal(self, seat: int) -> dict[int, Action]:
+        """``seat``'s legal actions by index (decoded through the state: see :func:`legal_by_index`)."""
+        assert self.state is not None
+        return legal_by_index(self.game, self.state, seat)
+
+    def acting(self) -> list[int]:
+        """The seats that choose now: all the game waits for in a simultaneous game (TF22's battle
+        choice), else the first of them (the others, such as a turn's player while a trade offer is
+        answered, act after it, as in the AEC environment and OpenSpiel)."""
+        assert self.state is not None
+        waiting = self.state.to_act()
+        return waiting if self.game.id in SIMULTANEOUS else waiting[:1]
+
     def mask(self, seat: int, size: int | None = None) -> np.ndarray:
         mask = np.zeros(size or self.num_actions, np.int8)
-        assert self.state is not None
-        for action in self.state.legal_actions(seat):
-            mask[self.game.action_index(action)] = 1
+        mask[list(self.legal(seat))] = 1
         return mask
 
     def tensor(self, seat: int) -> np.ndarray:
@@ -81,12 +103,12 @@ class _Table:
         """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`."""
         assert self.state is not None
         index = int(index)
-        for action in self.state.legal_actions(seat):
-            if self.game.action_index(action) == index:
-                self.state.apply_legal(seat, action)
-                return
-        legal = sorted(self.game.action_index(a) for a in self.state.legal_actions(seat))
-        raise IllegalAction(f"{self.game.id}: action {index} is not legal for seat {seat} now (legal: {legal})")
+        legal = self.legal(seat)
+        if index not in legal:
+            raise IllegalAction(
+                f"{self.game.id}: action {index} is not legal for seat {seat} now (legal: {sorted(legal)})"
+            )
+        self.state.apply_legal(seat, legal[index])
 
     def payoffs(self) -> list[float]:
         assert self.state is not None
@@ -243,8 +265,10 @@ class RobotableParallelEnv(ParallelEnv):
         seat = self._seat[agent]
         table = self.table
         assert table.state is not None
-        mask = table.mask(seat, self.WAIT + 1)
-        if seat not in table.state.to_act():
+        if seat in table.acting():
+            mask = table.mask(seat, self.WAIT + 1)
+        else:
+            mask = np.zeros(self.WAIT + 1, np.int8)
             mask[self.WAIT] = 1
         return {"observation": table.tensor(seat), "action_mask": mask}
 
@@ -266,15 +290,15 @@ class RobotableParallelEnv(ParallelEnv):
         table = self.table
         state = table.state
         assert state is not None
-        waiting = state.to_act()
+        waiting = table.acting()
         for seat in waiting:
-            agent = _agent(seat)
-            if agent not in actions:
-                raise ValueError(f"{agent} is to act and needs an action")
-            table.play(seat, actions[agent])
+            if _agent(seat) not in actions:
+                raise ValueError(f"{_agent(seat)} is to act and needs an action")
         for agent, action in actions.items():
             if self._seat.get(agent) not in waiting and int(action) != self.WAIT:
                 raise IllegalAction(f"{agent} is not to act: its only legal action is WAIT ({self.WAIT})")
+        for seat in waiting:
+            table.play(seat, actions[_agent(seat)])
         table.steps += 1
         agents = self.agents
         over = state.is_over()

@@ -36,6 +36,8 @@ Evaluator = Callable[[State], list[float]]
 
 #: Difficulty levels: iterations per decision, rollout length before the evaluator takes over, and how
 #: often another seat inside the tree plays the game's opponent model (its heuristic) rather than UCB.
+#: A game's heuristics module may override them with its own ``LEVELS`` dict (same keys, per level),
+#: applied when the agent first meets that game.
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5},
     "medium": {"iterations": 250, "rollout_depth": 16, "model_opponents": 0.7},
@@ -117,12 +119,14 @@ class ISMCTSAgent(Agent):
         self.rollout_depth = rollout_depth
         self.model_opponents = model_opponents
         self._game: str | None = None
+        self._level: str | None = None
 
     @classmethod
     def level(cls, name: str, seed: int | None = None) -> ISMCTSAgent:
         """An agent at a difficulty level: ``easy``, ``medium`` or ``hard``."""
         agent = cls(seed, **LEVELS[name])  # type: ignore[arg-type]
         agent.name = f"ismcts:{name}"
+        agent._level = name
         return agent
 
     def _bind(self, game_id: str) -> None:
@@ -131,6 +135,11 @@ class ISMCTSAgent(Agent):
             return
         self._game = game_id
         module = heuristics.for_game(game_id)
+        if self._level is not None:  # the level's budgets, or the game's own for this level
+            params = {**LEVELS[self._level], **getattr(module, "LEVELS", {}).get(self._level, {})}
+            self.iterations = params["iterations"]  # type: ignore[assignment]
+            self.rollout_depth = params["rollout_depth"]  # type: ignore[assignment]
+            self.model_opponents = params["model_opponents"]
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
         self.model = getattr(module, "model", None) if self.model_opponents > 0 else None

@@ -29,8 +29,9 @@ def write_chart(report: dict[str, Any], path: str | Path) -> Path:
     left, right = figure.subplots(1, 2)
 
     rates = [row["win_rate"] for row in rows]
-    below = [row["win_rate"] - row["ci95"][0] for row in rows]
-    above = [row["ci95"][1] - row["win_rate"] for row in rows]
+    # clamped: at a 0% or 100% win rate rounding can put the interval a hair inside the rate
+    below = [max(0.0, row["win_rate"] - row["ci95"][0]) for row in rows]
+    above = [max(0.0, row["ci95"][1] - row["win_rate"]) for row in rows]
     left.barh(ys, rates, xerr=[below, above], color="#4c78a8", capsize=4, height=0.6)
     left.axvline(summary["par"], color="#888888", linestyle="--", linewidth=1)
     for y, row in zip(ys, rows):

@@ -82,20 +82,27 @@ class Game(ABC):
         """Size of the integer action encoding: every action ``legal_actions`` can list has an index
         ``0 <= i < num_distinct_actions`` (free-form choices: their canonical representatives).
 
-        Indices never depend on the state, and a game keeps them stable (new actions get new indices at
-        the end); games whose encoding does not depend on the player count or options ignore those
-        arguments.
+        The rule: any two distinct actions that ``legal_actions`` lists at once have distinct indices.
+        :meth:`action_index` never looks at a state, and a game keeps its indices stable (new actions get
+        new indices at the end); games whose encoding does not depend on the player count or options
+        ignore those arguments. An index may name the kind and target of a free-form choice rather than
+        its content ("sell a robot to this buyer"): it then stands for the one such action the state
+        lists. So the action of an index is, in general, looked up in the state:
+        ``{game.action_index(a): a for a in state.legal_actions(seat)}[index]`` (what the research
+        adapters do, for every game); :meth:`action_from_index` decodes without a state where the game can.
         Games without an encoding raise ``NotImplementedError`` (see :meth:`has_action_encoding`).
         """
         raise NotImplementedError(f"{self.id} has no integer action encoding")
 
     def action_index(self, action: Action) -> int:
-        """The stable integer of ``action``; an action with no index raises :class:`BadInput`."""
+        """The stable integer of ``action`` (never depends on a state); an action with no index raises
+        :class:`BadInput`."""
         raise NotImplementedError(f"{self.id} has no integer action encoding")
 
     def action_from_index(self, index: int) -> Action:
-        """The action of a stable integer (inverse of :meth:`action_index`); bad indices raise
-        :class:`BadInput`."""
+        """The action of a stable integer, without a state (inverse of :meth:`action_index`); bad indices
+        raise :class:`BadInput`, and so do indices whose action depends on the state (decode those through
+        ``state.legal_actions``, see :meth:`num_distinct_actions`)."""
         raise NotImplementedError(f"{self.id} has no integer action encoding")
 
     def describe(self) -> dict[str, Any]:

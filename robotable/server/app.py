@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import bots
+from . import bots, gamedata
 from .errors import ApiError, Forbidden, from_game_error
 from .hub import Connection
 from .schemas import (
@@ -33,6 +33,7 @@ from .schemas import (
     CreatedTable,
     CreateTable,
     ErrorOut,
+    EvaluateRequest,
     HandToBot,
     MoveRequest,
     PreviewRequest,
@@ -233,6 +234,22 @@ def add_api(app: FastAPI) -> None:
         turn ran to its end.
         """
         return await manager_of(request).preview(table_id, body.seat, body.token, body.action)
+
+    @app.post("/api/tables/{table_id}/evaluate", tags=["play"], responses=ERRORS)
+    async def post_evaluate(request: Request, table_id: str, body: EvaluateRequest) -> dict[str, Any]:
+        """Ask the game a question about your own position, computed on a copy (games with evaluations).
+
+        Nothing changes at the table. The answer is ``{moves, evaluation}``; for Robots on the Line the
+        query is a workbench robot ``{layout, batteries, magnets, suggest}`` and the evaluation holds its
+        problems, open ports, measures, and per buyer the requirements met, the sale value and whether
+        the sale would be accepted now (see docs/games/robots-on-the-line.md).
+        """
+        return await gamedata.evaluate(manager_of(request), table_id, body.seat, body.token, body.query)
+
+    @app.get("/api/games/{game_id}/data/{name}", tags=["games"], responses=ERRORS)
+    def get_game_data(game_id: str, name: str) -> Any:
+        """A game's public data file (the JSON files of its package's data folder, e.g. ``catalogue``)."""
+        return gamedata.game_data(game_id, name)
 
     @app.get("/api/games/{game_id}/setup", tags=["games"], responses=ERRORS)
     def game_setup(

@@ -21,12 +21,17 @@ PreviewHook = Callable[[State, int, Action], Any]
 
 def preview_hook(game: Game) -> PreviewHook | None:
     """The game package's ``preview`` function, or None if the game offers no previews."""
+    return game_hook(game, "preview")
+
+
+def game_hook(game: Game, name: str) -> Callable[..., Any] | None:
+    """The function ``name`` of the game's package (``preview``, ``evaluate``), or None if it has none."""
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
         module = importlib.import_module(package)
     except ImportError:
         return None
-    hook = getattr(module, "preview", None)
+    hook = getattr(module, name, None)
     return hook if callable(hook) else None
 
 

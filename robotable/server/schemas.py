@@ -68,6 +68,12 @@ class PreviewRequest(SeatCredential):
     action: dict[str, Any]
 
 
+class EvaluateRequest(SeatCredential):
+    """A question a seat asks its game about its own position (games with evaluations), e.g. a workbench robot."""
+
+    query: dict[str, Any]
+
+
 class HandToBot(SeatCredential):
     """Hand an absent player's seat to a bot; ``seat``/``token`` are the requester's own seat."""
 

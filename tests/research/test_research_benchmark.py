@@ -20,6 +20,8 @@ def test_research_compare_openspiel_prints_its_tables() -> None:
             "0.3",
             "--game",
             "tf22-reload",
+            "--game",
+            "robots-on-the-line",
         ],
         capture_output=True,
         text=True,
@@ -33,5 +35,7 @@ def test_research_compare_openspiel_prints_its_tables() -> None:
         assert name in out
     assert "ratios (ours / theirs)" in out
     assert "MCTSBot (OpenSpiel)" in out
-    row = next(line for line in out.splitlines() if line.strip().startswith("tf22-reload 2p"))
-    assert all(float(x.replace(",", "")) > 0 for x in row.split()[2:])
+    assert "robots-on-the-line pyspiel 2p" in out
+    for game in ("tf22-reload 2p", "robots-on-the-line 2p"):
+        row = next(line for line in out.splitlines() if line.strip().startswith(game))
+        assert all(float(x.replace(",", "")) > 0 for x in row.split()[2:])

@@ -28,6 +28,9 @@ def _quiet() -> None:
         ("twin-tin-bots", 2, 0, "random", None),
         ("twin-tin-bots", 3, 2, "heuristic", {"simplified": True}),
         ("twin-tin-bots", 6, 4, "random", None),
+        ("robots-on-the-line", 2, 1, "random", None),
+        ("robots-on-the-line", 3, 0, "ismcts:easy", {"three_new_tiles": True}),
+        ("robots-on-the-line", 4, 2, "random", {"family": True}),
     ],
 )
 def test_research_gymnasium_check_env(game_id: str, players: int, seat: int, opponents, options) -> None:
@@ -54,6 +57,10 @@ def test_research_gymnasium_plays_whole_games() -> None:
     assert _play(env, seed=1) == (reward, terminated, truncated, steps)  # seeded: the same game again
     env = RobotableEnv("twin-tin-bots", 2, seat=1, opponents="random", max_steps=50)
     assert _play(env, seed=2)[2]  # truncated
+    env = RobotableEnv("robots-on-the-line", 3, seat=1, opponents="random")
+    reward, terminated, truncated, steps = _play(env, seed=3)
+    assert terminated and not truncated and env.state.is_over()
+    assert reward == env.state.result().payoff(1)
 
 
 def test_research_gymnasium_illegal_action_ends_the_episode() -> None:
@@ -80,7 +87,7 @@ def test_research_gymnasium_bad_parameters(kwargs: dict, match: str) -> None:
         RobotableEnv("tf22-reload", **{"num_players": 2, **kwargs})
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4)])
+@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4), ("robots-on-the-line", 3)])
 def test_research_gymnasium_no_leak(game_id: str, players: int) -> None:
     """Resampling what the trained seat cannot know changes neither its observation tensor nor its string."""
     env = RobotableEnv(game_id, players, seat=1, opponents="random")

@@ -19,6 +19,9 @@ from robotable.core import BadInput, Rng
 # Twin Tin Bots has no length bound in its rules (random play takes thousands of steps), so most runs
 # are cut off early; test_research_openspiel_ttb_real_ending runs to the real end.
 SHORT = {"max_game_length": 300}
+# Robots on the Line ends by its rules (random play: a few hundred steps); variants are cut off earlier.
+ROTL = "robots-on-the-line"
+ROTL_SHORT = {"max_game_length": 200}
 
 CASES = [
     ("tf22-reload", 2, None, {}, 2),
@@ -33,6 +36,12 @@ CASES = [
     ("twin-tin-bots", 2, {"advanced_2p": True}, SHORT, 1),
     ("twin-tin-bots", 4, {"team_play": True}, SHORT, 1),
     ("twin-tin-bots", 4, {"teleporters": 1, "rocks": 2, "blobs": 2, "mud": 2}, SHORT, 1),
+    (ROTL, 2, None, {}, 1),
+    (ROTL, 3, None, {}, 1),
+    (ROTL, 4, None, {}, 1),
+    (ROTL, 3, {"three_new_tiles": True}, ROTL_SHORT, 1),
+    (ROTL, 4, {"on_off_variant": True, "line_resets": 0}, ROTL_SHORT, 1),
+    (ROTL, 2, {"family": True}, ROTL_SHORT, 1),
 ]
 
 
@@ -130,6 +139,8 @@ def _simultaneous_case(name: str, game: pyspiel.Game) -> type[unittest.TestCase]
         ("tf22_2p_simultaneous", lambda: ros.load_game("tf22-reload", players=2)),
         ("tf22_4p_simultaneous", lambda: ros.load_game("tf22-reload", players=4)),
         ("tf22_3p_turn_based", lambda: pyspiel.convert_to_turn_based(ros.load_game("tf22-reload", players=3))),
+        ("rotl3", lambda: ros.load_game(ROTL, players=3)),
+        ("rotl4_variants", lambda: ros.load_game(ROTL, players=4, options={"three_new_tiles": True, "line_resets": 1})),
     ],
 )
 def test_research_openspiel_api_partial_tree(name: str, make) -> None:
@@ -146,9 +157,11 @@ def test_research_openspiel_api_partial_tree(name: str, make) -> None:
 def test_research_openspiel_game_type_and_info() -> None:
     tf22 = ros.load_game("tf22-reload", players=4)
     ttb = ros.load_game("twin-tin-bots", players=3, options={"simplified": True})
+    rotl = ros.load_game(ROTL, players=2, options={"family": True})
     assert tf22.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     assert ttb.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    for game, actions in ((tf22, 79), (ttb, 239)):
+    assert rotl.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    for game, actions in ((tf22, 79), (ttb, 239), (rotl, 19266)):
         gtype = game.get_type()
         assert gtype.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert gtype.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -210,7 +223,7 @@ def _observations(state: pyspiel.State, seat: int) -> tuple:
     )
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4)])
+@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4), (ROTL, 3)])
 def test_research_openspiel_no_leak(game_id: str, players: int) -> None:
     """Resampling what seat 0 cannot know (others' hidden tiles, choices, the deck) changes nothing it sees."""
     game = ros.load_game(game_id, players=players)
@@ -241,3 +254,51 @@ def test_research_openspiel_observation_is_the_view() -> None:
     assert json.loads(state.observation_string(1)) == state.robotable_state.view(1)
     assert state.information_state_string(1).endswith("own actions: ")
     assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+
+
+def _seller(legal: list[int], state: pyspiel.State, rng: random.Random) -> int:
+    """A legal index: one time in five at random, else a sale, a junk pick, a torso, a part or the end of
+    the turn (declining offers), in that order of preference (random play alone rarely sells)."""
+    if rng.random() < 0.2:
+        return rng.choice(legal)
+    kinds = {i: json.loads(state.action_to_string(i))["type"] for i in legal}
+    for wanted in (("sell_robot",), ("pick_junk",), ("take_torso",), ("take_part",), ("end_turn", "decline")):
+        choice = [i for i in legal if kinds[i] in wanted]
+        if choice:
+            return rng.choice(choice)
+    return rng.choice(legal)
+
+
+def test_research_openspiel_rotl_sales_and_waiting_seats() -> None:
+    """Robots on the Line through pyspiel with robots sold (random play rarely sells): a sale's index
+    plays the helper's robot, the 3 new tiles picks follow, and while a trade offer is answered the
+    node belongs to the answering seat alone; every state survives serialization."""
+    game = ros.load_game(ROTL, players=3, options={"three_new_tiles": True})
+    state = ros.seeded_state(game, 8)
+    rng = random.Random(8)
+    sales = picks = waiting = 0
+    while not state.is_terminal():
+        engine = state.robotable_state
+        seats = engine.to_act()
+        current = state.current_player()
+        assert current == seats[0]
+        assert all(state.legal_actions(seat) == [] for seat in range(3) if seat != current)
+        waiting += len(seats) > 1
+        legal = state.legal_actions()
+        mask = state.legal_actions_mask()
+        assert len(mask) == game.num_distinct_actions() and [i for i, m in enumerate(mask) if m] == legal
+        action = _seller(legal, state, rng)
+        chosen = json.loads(state.action_to_string(action))
+        if chosen["type"] == "sell_robot":
+            sales_listed = [a for a in engine.legal_actions(current) if a.type == "sell_robot"]
+            helper = next(a for a in sales_listed if a.buyer == chosen["buyer"])
+            state.apply_action(action)
+            assert state.robotable_state.sales[-1]["layout"] == [list(x) for x in helper.layout]
+            sales += 1
+        else:
+            state.apply_action(action)
+            picks += chosen["type"] == "pick_junk"
+        ros.check_round_trip(state)
+        assert str(game.deserialize_state(state.serialize())) == str(state)
+    assert sales >= 2 and picks >= 2 and waiting > 0
+    assert sum(state.returns()) == pytest.approx(1.0)

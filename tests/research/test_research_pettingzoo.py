@@ -19,6 +19,9 @@ CASES = [
     ("twin-tin-bots", 3, {"simplified": True}),
     ("twin-tin-bots", 4, {"team_play": True}),
     ("twin-tin-bots", 6, None),
+    ("robots-on-the-line", 2, None),
+    ("robots-on-the-line", 3, {"three_new_tiles": True}),
+    ("robots-on-the-line", 4, {"on_off_variant": True}),
 ]
 
 
@@ -48,6 +51,24 @@ def test_research_pettingzoo_truncation() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_research_pettingzoo_parallel_tf22(players: int) -> None:
     parallel_api_test(parallel_env("tf22-reload", players), num_cycles=200)
+
+
+def test_research_pettingzoo_parallel_sequential_game() -> None:
+    """A game without simultaneous choices: one seat acts per step, the first the game waits for (an
+    offer's answer before the turn's player goes on); the others' only action is WAIT."""
+    parallel_api_test(parallel_env("robots-on-the-line", 3), num_cycles=200)
+    env = parallel_env("robots-on-the-line", 3)
+    obs, _ = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    answered = 0
+    while env.agents:
+        waiting = env.table.state.to_act()
+        acting = [a for a, o in obs.items() if o["action_mask"][env.WAIT] == 0]
+        assert acting == [f"player_{waiting[0]}"]
+        answered += len(waiting) > 1
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        obs, *_ = env.step(actions)
+    assert answered > 0
 
 
 def test_research_pettingzoo_parallel_plays_to_the_end() -> None:
@@ -89,7 +110,7 @@ def test_research_pettingzoo_errors() -> None:
         par.step({})
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4)])
+@pytest.mark.parametrize(("game_id", "players"), [("tf22-reload", 3), ("twin-tin-bots", 4), ("robots-on-the-line", 3)])
 def test_research_pettingzoo_no_leak(game_id: str, players: int) -> None:
     """Resampling what a seat cannot know changes neither its observation tensor nor its string."""
     env = aec_env(game_id, players)

@@ -30,6 +30,7 @@ from .actions import (
 from .assembly import Assembly, best_robot
 from .game import GAME, RobotsOnTheLine
 from .state import RotlState
+from .workbench import evaluate
 
 __all__ = [
     "GAME",
@@ -53,4 +54,5 @@ __all__ = [
     "TakeTorso",
     "TradeJunk",
     "best_robot",
+    "evaluate",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from robotable.core import Action
+from robotable.core import Action, BadInput
 
 from .components import BUYER_IDS, LINES, PART_IDS, SECTIONS, SPACES, TORSO_IDS
 
@@ -224,3 +224,176 @@ def _malformed(a: Action) -> str:
                 if name not in PART_IDS:
                     return f"{field}: unknown part {name!r}"
     return ""
+
+
+# -- the stable integer encoding (for the research adapters) -----------------------------------------------
+#
+# An index names the kind and the target of an action, never a free-form content: "sell a robot to
+# buyer-3" (whatever its layout), "accept the offer numbered k (mod 12)", "offer part g for part t". Those
+# indices stand for the one action of that kind and target that ``legal_actions`` lists in a state (the
+# assembly helper's robot, the open offer), so they are decoded through the state's legal actions; every
+# other index decodes without a state (:func:`action_from_index`). Blocks never move: new actions get new
+# indices at the end.
+
+#: Open offers at once, at most: one per ordered pair of seats per turn (4 seats), and offers lapse at the
+#: end of the turn, so the numbers of the open offers differ modulo this.
+OFFER_WINDOW = 12
+
+_P, _T, _B = len(PART_IDS), len(TORSO_IDS), len(BUYER_IDS)
+_CELLS = LINES * len(SECTIONS)
+_PART_NAMES = tuple(sorted(PART_IDS, key=PART_IDS.__getitem__))
+_TORSO_NAMES = tuple(sorted(TORSO_IDS, key=TORSO_IDS.__getitem__))
+_BUYER_NAMES = tuple(sorted(BUYER_IDS, key=BUYER_IDS.__getitem__))
+
+#: The blocks of the encoding, in order: (action type, size, decoded without a state).
+_BLOCKS: tuple[tuple[type[Action], int, bool], ...] = (
+    (EndTurn, 1, True),
+    (StopPicking, 1, True),
+    (TakeTorso, 1, True),
+    (SwapTorso, 1, True),
+    (PickJunk, LINES, True),
+    (TakePart, LINES * SPACES, True),
+    (FlipSwitch, _CELLS, True),
+    (FlipSwitches, _CELLS * _CELLS, True),
+    (ChooseTorso, _T, True),
+    (SellRobot, _B, False),  # by buyer: the layout is the helper's
+    (Accept, OFFER_WINDOW, False),  # by offer number modulo OFFER_WINDOW
+    (Decline, OFFER_WINDOW, False),
+    (SellPart, _P, True),
+    (SearchJunk, LINES * _P, True),
+    (TradeJunk, LINES * _P, True),
+    (Offer, _P * _P, False),  # one-for-one part trades, by (given part, asked part); the asked part names the seat
+)
+_START: dict[type[Action], int] = {}
+_at = 0
+for _kind, _size, _ in _BLOCKS:
+    _START[_kind] = _at
+    _at += _size
+#: The size of the encoding (the same for every player count and option).
+NUM_ACTIONS = _at
+del _at, _kind, _size
+
+
+def _cell(line: int, section: int) -> int:
+    return line * len(SECTIONS) + section
+
+
+def _offset(a: Action) -> int:
+    """The index of ``a`` inside its block (``a`` is well formed)."""
+    if isinstance(a, PickJunk):
+        return a.pile
+    if isinstance(a, TakePart):
+        return a.line * SPACES + a.space - 1
+    if isinstance(a, FlipSwitch):
+        return _cell(a.line, a.section)
+    if isinstance(a, FlipSwitches):
+        return _cell(*a.on) * _CELLS + _cell(*a.off)
+    if isinstance(a, ChooseTorso):
+        return TORSO_IDS[a.torso]
+    if isinstance(a, SellRobot):
+        return BUYER_IDS[a.buyer]
+    if isinstance(a, Accept | Decline):
+        return a.offer % OFFER_WINDOW
+    if isinstance(a, SellPart):
+        return PART_IDS[a.part]
+    if isinstance(a, SearchJunk | TradeJunk):
+        return a.pile * _P + PART_IDS[a.part]
+    if isinstance(a, Offer):
+        return PART_IDS[a.give[0]] * _P + PART_IDS[a.take[0]]
+    return 0
+
+
+def action_index(a: Action) -> int:
+    """The stable integer of ``a``: its kind and target (see the comment above :data:`OFFER_WINDOW`).
+
+    A sale's index is its buyer's, whatever the layout; an offer has one only if it is a one-for-one part
+    trade without money (the offers ``legal_actions`` lists).
+
+    >>> action_index(EndTurn()), action_index(TakePart(1, 6)) - action_index(TakePart(0, 1))
+    (0, 11)
+    >>> action_index(Offer(1, ("head-01",), ("hand-01",), 0, 0)) < NUM_ACTIONS == 19266
+    True
+    """
+    kind = type(a)
+    problem = "not a robots-on-the-line action" if kind not in _START else malformed(a)
+    if not problem and isinstance(a, Offer):
+        one_for_one = len(a.give) == len(a.take) == 1 and not (a.give_money or a.take_money)
+        if not one_for_one or a.give[0] not in PART_IDS or a.take[0] not in PART_IDS:
+            problem = "only one-for-one part trades without money (the offers legal_actions lists) have one"
+    if not problem and isinstance(a, Accept | Decline) and not isinstance(a.offer, int):
+        problem = "the offer number is an integer"
+    if problem:
+        raise BadInput(f"robots-on-the-line: {a!r} has no integer encoding ({problem})")
+    return _START[kind] + _offset(a)
+
+
+def _block(index: int) -> tuple[type[Action], int, bool]:
+    """The block of a valid index: its action type, the offset inside it, and whether it needs no state."""
+    for kind, size, stateless in _BLOCKS:
+        if index < size:
+            return kind, index, stateless
+        index -= size
+    raise AssertionError("index checked by the caller")
+
+
+def index_needs_state(index: int) -> bool:
+    """Whether the action of ``index`` depends on the state (a sale's layout, an offer's number or seat)."""
+    _check_index(index)
+    return not _block(index)[2]
+
+
+def _check_index(index: object) -> None:
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < NUM_ACTIONS:
+        raise BadInput(f"robots-on-the-line: action index must be 0 to {NUM_ACTIONS - 1}, got {index!r}")
+
+
+def describe_index(index: int) -> str:
+    """What an index stands for, in words (also for the indices that need a state to decode).
+
+    >>> describe_index(action_index(SellRobot("buyer-3", (), (), ())))
+    'sell_robot to buyer-3'
+    """
+    _check_index(index)
+    kind, at, stateless = _block(index)
+    if stateless:
+        return str(action_from_index(index).to_json())
+    if kind is SellRobot:
+        return f"sell_robot to {_BUYER_NAMES[at]}"
+    if kind is Offer:
+        return f"offer {_PART_NAMES[at // _P]} for {_PART_NAMES[at % _P]}"
+    return f"{kind.type} the open offer numbered {at} modulo {OFFER_WINDOW}"
+
+
+def action_from_index(index: int) -> Action:
+    """The action of a stable integer that decodes without a state (inverse of :func:`action_index`).
+
+    Indices of sales, offers and answers to offers stand for what ``legal_actions`` lists in a state: they
+    raise :class:`BadInput` here; decode them through the state's legal actions.
+
+    >>> action_from_index(action_index(FlipSwitches((0, 0), (1, 1))))
+    FlipSwitches(on=(0, 0), off=(1, 1))
+    """
+    _check_index(index)
+    kind, at, stateless = _block(index)
+    if not stateless:
+        raise BadInput(
+            f"robots-on-the-line: action index {index} ({describe_index(index)}) depends on the state: "
+            "decode it through state.legal_actions"
+        )
+    sections = len(SECTIONS)
+    if kind is PickJunk:
+        return PickJunk(at)
+    if kind is TakePart:
+        return TakePart(at // SPACES, at % SPACES + 1)
+    if kind is FlipSwitch:
+        return FlipSwitch(at // sections, at % sections)
+    if kind is FlipSwitches:
+        on, off = divmod(at, _CELLS)
+        return FlipSwitches(divmod(on, sections), divmod(off, sections))
+    if kind is ChooseTorso:
+        return ChooseTorso(_TORSO_NAMES[at])
+    if kind is SellPart:
+        return SellPart(_PART_NAMES[at])
+    if kind is SearchJunk or kind is TradeJunk:
+        return kind(at // _P, _PART_NAMES[at % _P])
+    return kind()

@@ -9,7 +9,7 @@ from robotable.core import Action, BadInput, BadOptions, Game, Option, Rng
 from robotable.core.actions import decode_value
 from robotable.core.options import check_options
 
-from .actions import ACTION_TYPES, malformed
+from .actions import ACTION_TYPES, NUM_ACTIONS, action_from_index, action_index, malformed
 from .components import (
     BONUS_IDS,
     BUYER_IDS,
@@ -100,6 +100,22 @@ class RobotsOnTheLine(Game):
     def state_from_json(self, data: object) -> RotlState:
         """Load a state written by ``to_json`` (see docs/games/robots-on-the-line.md)."""
         return _StateReader(self, data).read()
+
+    # The stable integer encoding of :mod:`.actions` (the same for every player count and option). A
+    # sale, an offer and an answer to an offer are indexed by kind and target; their indices stand for
+    # the one such action ``legal_actions`` lists, so they decode through a state's legal actions.
+
+    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
+        """Every action ``legal_actions`` can list has an index below this (see :data:`.actions.NUM_ACTIONS`)."""
+        return NUM_ACTIONS
+
+    def action_index(self, action: Action) -> int:
+        """See :func:`.actions.action_index`."""
+        return action_index(action)
+
+    def action_from_index(self, index: int) -> Action:
+        """See :func:`.actions.action_from_index` (indices that need a state raise :class:`BadInput`)."""
+        return action_from_index(index)
 
 
 class _StateReader:

@@ -1,0 +1,863 @@
+"""Twin Tin Bots knowledge for agents.
+
+Everything rests on two cheap tools:
+
+- **Navigation tables.** For a target hex, a breadth-first search over ``(hex, facing)`` on the fixed
+  board (Bases, Rocks and Teleporters included) gives the number of elementary orders (a Forward step
+  or a 60° turn) a robot needs to stand next to the target *facing it*, ready to Load or Unload. They
+  are computed once per board and target and cached.
+- **Position value.** Each colour's expected points: crystals in its Bases at face value; a carried
+  crystal at one point less plus most of the last point, discounted by the orders still needed to face
+  a Base it scores in; an empty robot at a share of what the best crystal it could fetch would be worth
+  (a crystal on the ground, or one an opponent carries that it may steal), discounted by the orders
+  to face it and the crystal's distance home. The two robots of a colour never count the same
+  crystal. A seat's value is its colours' points minus its strongest opponent's (a blend of the
+  strongest and the mean with more than two seats); a score victory dominates everything.
+
+The heuristic agent (:func:`choose`) works on a state sampled from what its seat knows
+(``Decision.sample``: other colours' hidden Special Orders are re-dealt, nothing else is secret):
+
+- **Programming.** Every legal change is tried in a fast robot-only simulation of the active colour's
+  programs (Forward steps that push one thing, turns, Load and stealing, Unload and delivering, Jump,
+  Back Up, Mud; a Zap that would hit an opponent's carrier earns a bonus). The programs are run
+  twice, this turn and, unchanged, the next, because programs persist: a change is worth what it does
+  now and what it keeps doing. The best few changes are then played on copies of the real engine
+  (every rule applies, pending decisions resolved as below) and the best result is kept. Double
+  Modification is used when the best changes on the two robots together clearly beat the best single
+  change. The first turn's placements are chosen the same way, one robot after the other.
+- **Pending decisions** (zap order, Blob move, crystal placement): each choice is played on a copy of
+  the engine to the end of the turn and the position valued; so a zapped carrier is made to unload
+  (unless that would score for its owner), a zapped own robot is turned toward its goal, a Blob is
+  pushed out of the way, and a new crystal is put closest to our robots.
+
+After round 40 a growing share of turns (up to 90%) is played at random: two heuristic players can
+lock each other in a zap war, and this ends any stalemate; real games end by round 20-40.
+
+For search: :func:`rollout` is a fast policy: for each robot of the active colour, the navigation
+tables give its ideal next three orders (toward home when loaded, else toward the best crystal,
+finishing with Unload or Load); the first slot where its program differs gets the ideal tile (the
+earliest difference first, carriers first); otherwise the programs are kept (Pass). One turn in ten is
+random. Pending decisions get quick rules (make an opponent's carrier unload unless it faces a Base of
+its team, else turn left). :func:`evaluate` turns the expected points into expected rewards by a soft
+pairwise comparison. :func:`model`, ISMCTS's opponent model, is the heuristic's ranking read off a
+determinized state, lighter (one run of the programs, no engine check). ``LEVELS`` gives this game's
+own search budgets: a Twin Tin Bots action is a whole turn, so rollouts are short.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+
+from robotable.core import Action, Rng, State
+from robotable.games.twin_tin_bots import DoubleModification, Pass, Place, Remove, Reset, Swap, Tile, ZapOrder
+from robotable.games.twin_tin_bots import rules as R
+from robotable.games.twin_tin_bots.components import SLOTS_PER_ROBOT
+from robotable.games.twin_tin_bots.hexgrid import OFFSETS, Hex, board_hexes, opposite
+from robotable.games.twin_tin_bots.state import BLOB, CHANGE, CRYSTAL, OVER, ZAP, TtbState
+
+from ..base import Decision
+
+#: Discount per elementary order still needed.
+GAMMA = 0.82
+#: Share of a carried crystal's last point already "banked" when the robot faces its Base.
+DELIVERY = 0.95
+#: Share of a crystal's carried value an empty robot facing it is worth.
+FETCH = 0.7
+#: Weight of the second (unchanged) run of the programs in a change's value.
+SECOND_RUN = 0.5
+#: Changes checked on the real engine after the robot-only simulation.
+VERIFY = 3
+#: Bonus per point of cargo for a Zap that would hit an opponent's carrier.
+ZAP_BONUS = 0.15
+FAR = 60
+#: After this round, programming turns are more and more often random, so no stalemate lasts forever.
+STALL_ROUND = 40
+
+_ANTI_ZAP, _ANTI_THEFT = int(Tile.ANTI_ZAP), int(Tile.ANTI_THEFT)
+_F1, _F2, _TL, _TR = int(Tile.FORWARD_1), int(Tile.FORWARD_2), int(Tile.TURN_LEFT), int(Tile.TURN_RIGHT)
+_LOAD, _UNLOAD = int(Tile.LOAD), int(Tile.UNLOAD)
+_ZAP_UNLOAD = ZapOrder(Tile.UNLOAD)
+_ZAP_LEFT = ZapOrder(Tile.TURN_LEFT)
+_PASS = Pass()
+
+
+# -- navigation -------------------------------------------------------------------------------------
+
+
+class Nav:
+    """Fixed-board geometry: forward moves over ``(hex, facing)`` states and cached distance tables."""
+
+    def __init__(self, board: object) -> None:
+        b = board
+        self.hexes: list[Hex] = board_hexes(b.radius)  # type: ignore[attr-defined]
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        self.solid = lambda h: b.solid(h)  # type: ignore[attr-defined]
+        self.tele: dict[Hex, Hex] = dict(b.tele)  # type: ignore[attr-defined]
+        self.mud = b.mud  # type: ignore[attr-defined]
+        self.standable = [not b.solid(h) and h not in self.tele for h in self.hexes]  # type: ignore[attr-defined]
+        n = len(self.hexes)
+        self.fwd: list[int] = [-1] * (6 * n)
+        rev: list[list[int]] = [[] for _ in range(6 * n)]
+        for i, h in enumerate(self.hexes):
+            if not self.standable[i]:
+                continue
+            for f in range(6):
+                nxt = self.next_hex(h, f)
+                if nxt is not None:
+                    j = self.index[nxt] * 6 + f
+                    self.fwd[i * 6 + f] = j
+                    rev[j].append(i * 6 + f)
+        self.rev = rev
+        self._tables: dict[Hex, list[int]] = {}
+        self._near: dict[Hex, list[int]] = {}
+
+    def next_hex(self, h: Hex, d: int) -> Hex | None:
+        """Where a step from ``h`` toward ``d`` lands on the fixed board (through Teleporters)."""
+        dq, dr = OFFSETS[d]
+        n = (h[0] + dq, h[1] + dr)
+        if self.solid(n):
+            return None
+        pair = self.tele.get(n)
+        if pair is not None:
+            n = (pair[0] + dq, pair[1] + dr)
+            if self.solid(n) or n in self.tele:
+                return None
+        return n
+
+    def table(self, target: Hex) -> list[int]:
+        """Orders needed from each ``(hex, facing)`` state to stand next to ``target`` facing it."""
+        t = self._tables.get(target)
+        if t is not None:
+            return t
+        t = [FAR] * len(self.fwd)
+        queue: deque[int] = deque()
+        for d in range(6):
+            dq, dr = OFFSETS[d]
+            i = self.index.get((target[0] - dq, target[1] - dr))
+            if i is not None and self.standable[i]:
+                t[i * 6 + d] = 0
+                queue.append(i * 6 + d)
+        rev = self.rev
+        while queue:
+            s = queue.popleft()
+            c = t[s] + 1
+            base = s - s % 6
+            f = s % 6
+            for p in (base + (f - 1) % 6, base + (f + 1) % 6, *rev[s]):
+                if t[p] > c:
+                    t[p] = c
+                    queue.append(p)
+        self._tables[target] = t
+        return t
+
+    def near(self, target: Hex) -> list[int]:
+        """Per hex index: the fewest orders from that hex (best facing) to face ``target``."""
+        m = self._near.get(target)
+        if m is None:
+            t = self.table(target)
+            m = [min(t[i * 6 : i * 6 + 6]) for i in range(len(self.hexes))]
+            self._near[target] = m
+        return m
+
+
+_NAVS: dict[tuple, Nav] = {}
+
+
+def nav_for(st: TtbState) -> Nav:
+    """The (cached) navigation of a state's board."""
+    b = st.board
+    key = (b.radius, b.bases, b.rocks, b.teleporters, b.mud)
+    nav = _NAVS.get(key)
+    if nav is None:
+        if len(_NAVS) > 64:
+            _NAVS.clear()
+        nav = _NAVS[key] = Nav(b)
+    return nav
+
+
+# -- the position's value ---------------------------------------------------------------------------
+
+
+class _Seating:
+    """Per game set-up (cached): who is who and where each colour scores."""
+
+    def __init__(self, st: TtbState, nav: Nav) -> None:
+        ncol = len(st.colours)
+        opts = st.options
+        bases = st.board.bases
+        self.team_play = bool(opts.get("team_play"))
+        if self.team_play:
+            homes = [[bases[o] for o in range(ncol) if st.team[o] == st.team[c]] for c in range(ncol)]
+        else:
+            homes = [[bases[c]] for c in range(ncol)]
+        self.home_tables = [[nav.table(h) for h in hs] for hs in homes]
+        self.home_cost_table = [_elementwise_min(t) for t in self.home_tables]
+        self.home_dist_table = [_elementwise_min([nav.near(h) for h in hs]) for hs in homes]
+        self.advanced = bool(opts.get("advanced_2p"))
+        self.target = st.score_target()
+        self.seat_cols = [st.seat_colours(s) for s in range(st.num_players)]
+
+
+_SEATINGS: dict[tuple, _Seating] = {}
+
+
+def _static(st: TtbState) -> tuple[Nav, _Seating]:
+    """The cached navigation and seating of a state's game."""
+    nav = nav_for(st)
+    key = (id(nav), st.colours, st.team, st.controller, tuple(sorted(st.options.items(), key=str)))
+    seating = _SEATINGS.get(key)
+    if seating is None:
+        if len(_SEATINGS) > 256:
+            _SEATINGS.clear()
+        seating = _SEATINGS[key] = _Seating(st, nav)
+    return nav, seating
+
+
+class Table:
+    """What never changes during one decision: who is who, where each colour scores, protections."""
+
+    def __init__(self, st: TtbState) -> None:
+        self.nav, seating = _static(st)
+        self.rp = rp = st.robots_per
+        self.ncol = len(st.colours)
+        self.team = st.team
+        self.controller = st.controller
+        self.nrob = len(st.rhex)
+        self.home_tables = seating.home_tables
+        self.home_cost_table = seating.home_cost_table
+        self.home_dist_table = seating.home_dist_table
+        self.advanced = seating.advanced
+        self.target = seating.target
+        self.team_play = seating.team_play
+        self.seat_cols = seating.seat_cols
+        self.num_players = st.num_players
+        self.cache: dict[tuple, float] = {}
+        self.base_at = st.board.base_at
+        programs = st.programs
+        lo = [(r % rp) * SLOTS_PER_ROBOT for r in range(self.nrob)]
+        self.anti_zap = [_ANTI_ZAP in programs[r // rp][lo[r] : lo[r] + SLOTS_PER_ROBOT] for r in range(self.nrob)]
+        self.anti_theft = [_ANTI_THEFT in programs[r // rp][lo[r] : lo[r] + SLOTS_PER_ROBOT] for r in range(self.nrob)]
+        self.end_phase = st.end_phase
+        # Late in the game a carried crystal may never get home: weigh the last point less.
+        self.late = 0.5 if st.end_phase and st.countdown <= 1 else 1.0
+
+    def home_cost(self, c: int, state_index: int) -> int:
+        """Orders robot state ``state_index`` needs to face a Base where colour ``c`` scores."""
+        return self.home_cost_table[c][state_index]
+
+
+def _elementwise_min(tables: list[list[int]]) -> list[int]:
+    return tables[0] if len(tables) == 1 else [min(v) for v in zip(*tables, strict=True)]
+
+
+def colour_points(
+    tb: Table, rhex: list[Hex], rface: list[int], rcargo: list[int], ground: dict[Hex, int], delivered: list[int]
+) -> list[float]:
+    """Each colour's expected points (see the module docstring), cached per decision."""
+    index = tb.nav.index
+    rp = tb.rp
+    ground_key = tuple(ground.items())
+    carriers = tuple((rhex[o], rcargo[o]) for o in range(tb.nrob) if rcargo[o])
+    out = []
+    for c in range(tb.ncol):
+        mine = tuple((index[rhex[r]] * 6 + rface[r], rcargo[r]) for r in range(c * rp, c * rp + rp))
+        key = (c, mine, ground_key, carriers)
+        v = tb.cache.get(key)
+        if v is None:
+            v = tb.cache[key] = _robots_worth(tb, c, mine, ground, rhex, rcargo)
+        out.append(delivered[c] + v)
+    return out
+
+
+def _robots_worth(
+    tb: Table, c: int, mine: tuple[tuple[int, int], ...], ground: dict[Hex, int], rhex: list[Hex], rcargo: list[int]
+) -> float:
+    """What a colour's robots are worth: cargo on its way home, crystals they may fetch."""
+    index = tb.nav.index
+    late = tb.late
+    rp = tb.rp
+    total = 0.0
+    home_cost = tb.home_cost_table[c]
+    home_dist = tb.home_dist_table[c]
+    empty_scores: list[dict[Hex, float]] = []
+    for s, v in mine:
+        if v:
+            total += v - 1 + late * DELIVERY * GAMMA ** home_cost[s]
+            continue
+        scores: dict[Hex, float] = {}
+        for h, cv in ground.items():
+            cost = tb.nav.table(h)[s]
+            if cost < FAR:
+                worth = cv - 1 + late * DELIVERY * GAMMA ** home_dist[index[h]]
+                scores[h] = FETCH * worth * GAMMA**cost
+        for o in range(tb.nrob):
+            ov = rcargo[o]
+            if ov and tb.team[o // rp] != tb.team[c] and not tb.anti_theft[o]:
+                h = rhex[o]
+                cost = tb.nav.table(h)[s]
+                if cost < FAR:
+                    worth = ov - 1 + late * DELIVERY * GAMMA ** home_dist[index[h]]
+                    scores[h] = 0.5 * FETCH * worth * GAMMA**cost
+        empty_scores.append(scores)
+    if not empty_scores:
+        return total
+    if len(empty_scores) == 1:
+        return total + max(empty_scores[0].values(), default=0.0)
+    a, b = empty_scores
+    best_a = max(a.items(), key=lambda kv: kv[1], default=None)
+    best_b = max(b.items(), key=lambda kv: kv[1], default=None)
+    if best_a is None or best_b is None or best_a[0] != best_b[0]:
+        return total + (best_a[1] if best_a else 0.0) + (best_b[1] if best_b else 0.0)
+    h = best_a[0]
+    alt_b = max((v for k2, v in b.items() if k2 != h), default=0.0)
+    alt_a = max((v for k2, v in a.items() if k2 != h), default=0.0)
+    return total + max(best_a[1] + alt_b, best_b[1] + alt_a)
+
+
+def seat_points(tb: Table, points: list[float]) -> list[float]:
+    """Each seat's expected points (its team's in Team play)."""
+    if tb.team_play:
+        team_pts: dict[int, float] = {}
+        for c, p in enumerate(points):
+            team_pts[tb.team[c]] = team_pts.get(tb.team[c], 0.0) + p
+        return [team_pts[tb.team[cols[0]]] for cols in tb.seat_cols]
+    return [sum(points[c] for c in cols) for cols in tb.seat_cols]
+
+
+def relative(values: list[float], seat: int) -> float:
+    """A seat's value against the others: its points minus the strongest (and the mean) opponent's."""
+    others = [v for s, v in enumerate(values) if s != seat]
+    if not others:
+        return values[seat]
+    if len(others) == 1:
+        return values[seat] - others[0]
+    return values[seat] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+
+def _victory(tb: Table, delivered: list[int]) -> int:
+    """The seat that has reached the score victory, or -1."""
+    if tb.target is None:
+        return -1
+    for s, cols in enumerate(tb.seat_cols):
+        if sum(delivered[c] for c in cols) >= tb.target:
+            return s
+    return -1
+
+
+def state_value(st: TtbState, seat: int, tb: Table | None = None) -> float:
+    """The value of a real (engine) state for ``seat``."""
+    if st.phase == OVER:
+        ranks = st.result().ranks
+        mine = ranks[seat]
+        beaten = sum(1 for s, r in enumerate(ranks) if s != seat and r > mine)
+        lost = sum(1 for s, r in enumerate(ranks) if s != seat and r < mine)
+        return 1000.0 * (beaten - lost)
+    tb = tb or Table(st)
+    delivered = [sum(d) for d in st.delivered]
+    pts = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered)
+    return relative(seat_points(tb, pts), seat)
+
+
+# -- robot-only simulation --------------------------------------------------------------------------
+
+
+class Sim:
+    """A light copy of the moving parts, on which a colour's programs run (robot-only rules)."""
+
+    __slots__ = ("bonus", "delivered", "ground", "occupied", "rcargo", "rface", "rhex", "stuck")
+
+    def __init__(self, st: TtbState | Sim) -> None:
+        if isinstance(st, Sim):
+            self.rhex = st.rhex[:]
+            self.rface = st.rface[:]
+            self.rcargo = st.rcargo[:]
+            self.ground = dict(st.ground)
+            self.delivered = st.delivered[:]
+            self.occupied = dict(st.occupied)
+            self.bonus = st.bonus
+        else:
+            self.rhex = st.rhex[:]
+            self.rface = st.rface[:]
+            self.rcargo = st.rcargo[:]
+            self.ground = dict(st.ground)
+            self.delivered = [sum(d) for d in st.delivered]
+            self.occupied = {h: ("r", r) for r, h in enumerate(st.rhex)}
+            for h in st.ground:
+                self.occupied[h] = ("c", 0)
+            for h in st.blobs:
+                self.occupied[h] = ("b", 0)
+            self.bonus = 0.0
+        self.stuck: set[int] = set()
+
+    def run(self, tb: Table, colour: int, programs: list[int], active: int) -> None:
+        """Run ``colour``'s programs once (``programs``: its 6 slots)."""
+        rp = tb.rp
+        for k in range(rp):
+            r = colour * rp + k
+            if self.rhex[r] in tb.nav.mud:
+                self.stuck.add(r)
+            lo = k * SLOTS_PER_ROBOT
+            prog = programs[lo : lo + SLOTS_PER_ROBOT]
+            for tile in prog:
+                if tile < 0:
+                    continue
+                ops = R.TILE_OPS[tile]
+                for op in ops:
+                    moved = self.op(tb, r, op, prog, active)
+                    if not moved and tile in R.CHAINED_STEPS:
+                        break
+
+    def _move(self, tb: Table, thing_hex: Hex, d: int) -> Hex | None:
+        """Where a thing on ``thing_hex`` lands stepping toward ``d`` (pushing one thing), or None."""
+        nav = tb.nav
+        n = nav.next_hex(thing_hex, d)
+        if n is None:
+            return None
+        other = self.occupied.get(n)
+        if other is not None:
+            beyond = nav.next_hex(n, d)
+            if beyond is None or beyond in self.occupied or beyond == thing_hex:
+                return None
+            del self.occupied[n]
+            self.occupied[beyond] = other
+            if other[0] == "r":
+                self.rhex[other[1]] = beyond
+            elif other[0] == "c":
+                self.ground[beyond] = self.ground.pop(n)
+        return n
+
+    def op(self, tb: Table, r: int, op: int, prog: list[int], active: int) -> bool:
+        h, f = self.rhex[r], self.rface[r]
+        if op == R.FORWARD or op == R.BACK_UP:
+            if r in self.stuck:
+                self.stuck.discard(r)
+                return True
+            d = f if op == R.FORWARD else opposite(f)
+            n = self._move(tb, h, d)
+            if n is None:
+                return False
+            del self.occupied[h]
+            self.occupied[n] = ("r", r)
+            self.rhex[r] = n
+            if n in tb.nav.mud:
+                self.stuck.add(r)
+            else:
+                self.stuck.discard(r)
+            return True
+        if op in R.TURNS:
+            self.rface[r] = (f + R.TURNS[op]) % 6
+            return True
+        dq, dr = OFFSETS[f]
+        front = (h[0] + dq, h[1] + dr)
+        if op == R.LOAD:
+            if self.rcargo[r]:
+                return True
+            if front in self.ground:
+                self.rcargo[r] = self.ground.pop(front)
+                del self.occupied[front]
+                return True
+            other = self.occupied.get(front)
+            if other is not None and other[0] == "r" and self.rcargo[other[1]]:
+                o = other[1]
+                if tb.team[o // tb.rp] == tb.team[r // tb.rp] or not tb.anti_theft[o]:
+                    self.rcargo[r], self.rcargo[o] = self.rcargo[o], 0
+            return True
+        if op == R.UNLOAD:
+            v = self.rcargo[r]
+            if not v:
+                return True
+            base = tb.base_at.get(front)
+            if base is not None:
+                if tb.advanced and base != r // tb.rp and tb.controller[base] == tb.controller[r // tb.rp]:
+                    return True
+                self.rcargo[r] = 0
+                self.delivered[base] += v
+                return True
+            if tb.nav.solid(front) or front in tb.nav.tele:
+                return True
+            other = self.occupied.get(front)
+            if other is None:
+                self.rcargo[r] = 0
+                self.ground[front] = v
+                self.occupied[front] = ("c", 0)
+            elif other[0] == "r" and not self.rcargo[other[1]]:
+                self.rcargo[r] = 0
+                self.rcargo[other[1]] = v
+            return True
+        if op == R.ZAP or op == R.LONG_RANGE_ZAP:
+            reach = 2 if op == R.ZAP else 20
+            for i in range(1, reach + 1):
+                n = (h[0] + dq * i, h[1] + dr * i)
+                if n not in tb.nav.index or tb.nav.solid(n) or n in tb.nav.tele:
+                    break
+                other = self.occupied.get(n)
+                if other is None:
+                    continue
+                if other[0] == "r":
+                    o = other[1]
+                    if tb.team[o // tb.rp] != tb.team[r // tb.rp] and not tb.anti_zap[o]:
+                        self.bonus += ZAP_BONUS * self.rcargo[o]
+                break
+            return True
+        if op == R.JUMP:
+            land: Hex | None = (h[0] + 2 * dq, h[1] + 2 * dr)
+            nav = tb.nav
+            if nav.solid(land):
+                land = None
+            elif land in nav.tele:
+                pair = nav.tele[land]  # type: ignore[index]
+                land = (pair[0] + dq, pair[1] + dr)
+                if nav.solid(land) or land in nav.tele:
+                    land = None
+            if land is not None and land not in self.occupied:
+                del self.occupied[h]
+                self.occupied[land] = ("r", r)
+                self.rhex[r] = land
+                self.stuck.discard(r)
+                if land in nav.mud:
+                    self.stuck.add(r)
+            return True
+        return True
+
+    def own_value(self, tb: Table, colour: int) -> float:
+        """One colour's expected points (quicker than :meth:`value`; for rollouts)."""
+        rp = tb.rp
+        index = tb.nav.index
+        mine = tuple(
+            (index[self.rhex[r]] * 6 + self.rface[r], self.rcargo[r]) for r in range(colour * rp, colour * rp + rp)
+        )
+        return self.delivered[colour] + _robots_worth(tb, colour, mine, self.ground, self.rhex, self.rcargo)
+
+    def value(self, tb: Table, seat: int) -> float:
+        v = _victory(tb, self.delivered)
+        if v >= 0:
+            return 1000.0 if v == seat else -1000.0
+        pts = colour_points(tb, self.rhex, self.rface, self.rcargo, self.ground, self.delivered)
+        return relative(seat_points(tb, pts), seat)
+
+
+def changed_program(prog: list[int], action: Action) -> list[int] | None:
+    """The 6 slots after a programming change (``None`` for Double Modification)."""
+    p = prog[:]
+    if isinstance(action, Place):
+        p[action.slot] = int(action.tile)
+    elif isinstance(action, Swap):
+        p[action.slot_a], p[action.slot_b] = p[action.slot_b], p[action.slot_a]
+    elif isinstance(action, Remove):
+        p[action.slot] = -1
+    elif isinstance(action, Reset):
+        lo = action.robot * SLOTS_PER_ROBOT
+        p[lo : lo + SLOTS_PER_ROBOT] = [-1] * SLOTS_PER_ROBOT
+    elif isinstance(action, DoubleModification):
+        return None
+    return p
+
+
+def program_value(
+    tb: Table, start: Sim, st: TtbState, colour: int, seat: int, prog: list[int], twice: bool = True
+) -> float:
+    """Value of running ``prog`` this turn and, unchanged, the next (others standing still)."""
+    sim = Sim(start)
+    sim.run(tb, colour, prog, colour)
+    first = sim.value(tb, seat) + sim.bonus
+    if abs(first) >= 1000.0 or not twice:
+        return first
+    sim.bonus = 0.0
+    sim.run(tb, colour, prog, colour)
+    return (1 - SECOND_RUN) * first + SECOND_RUN * (sim.value(tb, seat) + sim.bonus)
+
+
+# -- deciding ---------------------------------------------------------------------------------------
+
+
+def _dedupe_first_turn(st: TtbState, legal: Sequence[Action]) -> list[Action]:
+    """On a robot with an empty program, one placement per tile (the slot does not matter now)."""
+    out: list[Action] = []
+    seen: set[tuple[int, int]] = set()
+    prog = st.programs[st.active]
+    for a in legal:
+        if isinstance(a, Place):
+            k = a.slot // SLOTS_PER_ROBOT
+            lo = k * SLOTS_PER_ROBOT
+            if all(t < 0 for t in prog[lo : lo + SLOTS_PER_ROBOT]):
+                key = (k, int(a.tile))
+                if key in seen:
+                    continue
+                seen.add(key)
+        out.append(a)
+    return out
+
+
+def _rank_changes(
+    st: TtbState, seat: int, legal: Sequence[Action], tb: Table, twice: bool = True
+) -> list[tuple[float, Action]]:
+    """Every change valued in the robot-only simulation, best first."""
+    colour = st.active
+    prog = st.programs[colour]
+    start = Sim(st)
+    scored: list[tuple[float, int, Action]] = []
+    for i, a in enumerate(_dedupe_first_turn(st, legal)):
+        p = changed_program(prog, a)
+        if p is None:
+            continue
+        scored.append((program_value(tb, start, st, colour, seat, p, twice), -i, a))
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    return [(v, a) for v, _, a in scored]
+
+
+def _double_gain(st: TtbState, seat: int, ranked: list[tuple[float, Action]], tb: Table) -> float:
+    """What the best change on each robot together add over the best single change."""
+    colour = st.active
+    prog = st.programs[colour]
+    best: dict[int, Action] = {}
+    for _, a in ranked:
+        k = _robot_of(a)
+        if k is not None and k not in best:
+            best[k] = a
+    if len(best) < 2:
+        return 0.0
+    p = changed_program(changed_program(prog, best[0]) or prog, best[1]) or prog
+    both = program_value(tb, Sim(st), st, colour, seat, p)
+    return both - ranked[0][0]
+
+
+def _robot_of(a: Action) -> int | None:
+    if isinstance(a, Place | Remove):
+        return a.slot // SLOTS_PER_ROBOT
+    if isinstance(a, Swap):
+        return a.slot_a // SLOTS_PER_ROBOT
+    if isinstance(a, Reset):
+        return a.robot
+    return None
+
+
+def _finish_turn(sim: TtbState, seat: int, depth: int, tb: Table) -> float:
+    """Value once the turn is over, resolving our own pending decisions on copies of the engine."""
+    if sim.phase in (ZAP, BLOB, CRYSTAL) and sim.to_act() == [seat]:
+        legal = sim.legal_actions(seat)
+        if depth <= 0:
+            sim.apply_legal(seat, _quick_pending(sim, seat, legal))
+            return _finish_turn(sim, seat, 0, tb)
+        return max(_finish_turn(_applied(sim, seat, a), seat, depth - 1, tb) for a in legal)
+    if sim.phase == OVER:
+        return state_value(sim, seat, tb)
+    return _with_second_run(sim, seat, tb)
+
+
+def _with_second_run(sim: TtbState, seat: int, tb: Table) -> float:
+    """Blend the position with what our unchanged programs do on our next turn."""
+    first = state_value(sim, seat, tb)
+    cols = [c for c in range(len(sim.colours)) if sim.controller[c] == seat]
+    start = Sim(sim)
+    for c in cols:
+        start.run(tb, c, sim.programs[c], c)
+    second = start.value(tb, seat) + start.bonus
+    return (1 - SECOND_RUN) * first + SECOND_RUN * second
+
+
+def _applied(st: TtbState, seat: int, action: Action) -> TtbState:
+    sim = st.clone()
+    sim.apply_legal(seat, action)
+    return sim
+
+
+def _engine_value(st: TtbState, seat: int, action: Action, tb: Table) -> float:
+    """Play ``action`` on a copy of the engine and value the end of the turn."""
+    sim = _applied(st, seat, action)
+    colour = st.active
+    if (
+        sim.phase == CHANGE
+        and sim.active == colour
+        and sim.to_act() == [seat]
+        and (sim.round, sim.turn)
+        == (
+            st.round,
+            st.turn,
+        )
+    ):
+        # More changes to make this turn (first turn, Double Modification): run as the programs stand.
+        probe = Sim(sim)
+        probe.run(tb, colour, sim.programs[colour], colour)
+        return probe.value(tb, seat) + probe.bonus
+    return _finish_turn(sim, seat, 1, tb)
+
+
+def _quick_pending(st: TtbState, seat: int, legal: Sequence[Action]) -> Action:
+    """A cheap answer to a pending decision: unload an opponent's carrier, else turn; first choice else."""
+    if st.phase == ZAP:
+        victim = st.target
+        zapper = st.active
+        if st.rcargo[victim] and st.opponents(zapper, st.robot_colour(victim)):
+            base = st.board.base_at.get(st.front(victim))
+            if base is None or st.opponents(zapper, base):
+                return _ZAP_UNLOAD
+        return _ZAP_LEFT
+    return legal[0]
+
+
+def decide(
+    st: TtbState, seat: int, legal: Sequence[Action], rng: Rng, verify: int = VERIFY, light: bool = False
+) -> Action:
+    """The heuristic's choice on a (determinized) state (``light``: one run, no engine check)."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < min(0.9, max(0.0, (st.round - STALL_ROUND) / 100)):
+        return legal[rng.randrange(len(legal))]  # a long stalemate: shake it up
+    tb = Table(st)
+    if st.phase != CHANGE:
+        best, best_v = legal[0], -math.inf
+        for a in legal:
+            v = _finish_turn(_applied(st, seat, a), seat, 1, tb)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    ranked = _rank_changes(st, seat, legal, tb, twice=not light)
+    if light:
+        return ranked[0][1] if ranked else legal[0]
+    if any(isinstance(a, DoubleModification) for a in legal) and _double_gain(st, seat, ranked, tb) > 1.2:
+        return next(a for a in legal if isinstance(a, DoubleModification))
+    if verify <= 0 or not ranked:
+        return ranked[0][1] if ranked else legal[0]
+    top = [a for _, a in ranked[:verify]]
+    pass_ = next((a for a in legal if isinstance(a, Pass)), None)
+    if pass_ is not None and pass_ not in top:
+        top.append(pass_)
+    best, best_v = top[0], -math.inf
+    for a in top:
+        v = _engine_value(st, seat, a, tb)
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best
+
+
+def choose(decision: Decision, rng: Rng) -> Action:
+    """The heuristic agent's choice, from a state sampled from what the seat knows."""
+    if len(decision.legal) == 1:
+        return decision.legal[0]
+    st = decision.sample(rng)
+    return decide(st, decision.seat, decision.legal, rng)  # type: ignore[arg-type]
+
+
+def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
+    """The heuristic's choice read off a (determinized) state: how search expects others to play."""
+    return decide(state, seat, legal, rng, light=True)  # type: ignore[arg-type]
+
+
+# -- search -----------------------------------------------------------------------------------------
+
+
+def _ideal_tiles(nav: Nav, homes: list[list[int]], st: TtbState, r: int) -> list[int]:
+    """The next three orders that bring robot ``r`` toward its goal (home if loaded, else a crystal)."""
+    s = nav.index[st.rhex[r]] * 6 + st.rface[r]
+    if st.rcargo[r]:
+        table = min(homes, key=lambda t: t[s])
+        final = _UNLOAD
+    else:
+        best, table = math.inf, None
+        for h, v in st.ground.items():
+            t = nav.table(h)
+            cost = t[s] - 0.7 * v
+            if cost < best:
+                best, table = cost, t
+        if table is None:
+            return []
+        final = _LOAD
+    out: list[int] = []
+    fwd = nav.fwd
+    for _ in range(SLOTS_PER_ROBOT):
+        cost = table[s]
+        if cost == 0:
+            out.append(final)
+            break
+        if cost >= FAR:
+            break
+        f = s % 6
+        j = fwd[s]
+        if j >= 0 and table[j] < cost:
+            out.append(_F1)
+            s = j
+        elif table[s - f + (f + 1) % 6] < cost:
+            out.append(_TL)
+            s = s - f + (f + 1) % 6
+        else:
+            out.append(_TR)
+            s = s - f + (f - 1) % 6
+    return out
+
+
+def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
+    """A cheap policy for search rollouts: write a robot's ideal next order where its program first
+    differs from it (the earliest difference first, carriers first), else keep the programs."""
+    st: TtbState = state  # type: ignore[assignment]
+    if st.phase != CHANGE:
+        return _quick_pending(st, seat, legal)
+    if rng.random() < 0.1:
+        return legal[rng.randrange(len(legal))]
+    nav, seating = _static(st)
+    colour = st.active
+    prog = st.programs[colour]
+    hand = st.hand(colour)
+    rp = st.robots_per
+    best: tuple[int, int, Action] | None = None
+    for k in range(rp):
+        r = colour * rp + k
+        ideal = _ideal_tiles(nav, seating.home_tables[colour], st, r)
+        lo = k * SLOTS_PER_ROBOT
+        change: Action | None = None
+        at = 0
+        for i, tile in enumerate(ideal):
+            if prog[lo + i] == tile or (tile == _F1 and prog[lo + i] == _F2):
+                continue
+            if hand.get(tile, 0) <= 0 and tile == _F1 and hand.get(_F2, 0) > 0:
+                tile = _F2
+            if hand.get(tile, 0) > 0:
+                change, at = Place(lo + i, Tile(tile)), i
+            break
+        else:
+            n = len(ideal)
+            if ideal and n < SLOTS_PER_ROBOT and prog[lo + n] >= 0 and st.first_done[colour]:
+                change, at = Remove(lo + n), n
+        if change is not None and st.is_legal(seat, change):
+            key = (at, 0 if st.rcargo[r] else 1, change)
+            if best is None or key[:2] < best[:2]:
+                best = key
+    if best is not None:
+        return best[2]
+    if st.first_done[colour]:
+        return _PASS
+    return legal[rng.randrange(len(legal))]
+
+
+def evaluate(state: State) -> list[float]:
+    """Expected rewards from expected points, half now and half after every colour's programs run once
+    more unchanged (programs persist): a soft pairwise comparison (2 points ~ a clear edge)."""
+    st: TtbState = state  # type: ignore[assignment]
+    tb = Table(st)
+    delivered = [sum(d) for d in st.delivered]
+    now = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered)
+    sim = Sim(st)
+    order = st.order
+    first = st.turn if st.phase == CHANGE else st.turn + 1
+    for i in range(first, first + len(order)):
+        c = order[i % len(order)]
+        sim.run(tb, c, st.programs[c], c)
+    later = colour_points(tb, sim.rhex, sim.rface, sim.rcargo, sim.ground, sim.delivered)
+    totals = seat_points(tb, [(a + b) / 2 for a, b in zip(now, later, strict=True)])
+    n = len(totals)
+    if n == 1:
+        return [1.0]
+    return [
+        sum(1.0 / (1.0 + math.exp((totals[o] - totals[s]) / 2.0)) for o in range(n) if o != s) / (n - 1)
+        for s in range(n)
+    ]
+
+
+#: Search budgets for this game (see ``robotable.ai.ismcts.LEVELS``): a Twin Tin Bots action is a whole
+#: turn (a change and two programs run), so rollouts are shorter and iterations fewer than the defaults.
+LEVELS: dict[str, dict[str, float]] = {
+    "easy": {"iterations": 40, "rollout_depth": 2, "model_opponents": 0.5},
+    "medium": {"iterations": 120, "rollout_depth": 4, "model_opponents": 0.7},
+    "hard": {"iterations": 300, "rollout_depth": 4, "model_opponents": 0.7},
+}

@@ -1,0 +1,148 @@
+"""The robot workbench's server side: what a layout a seat is building measures and would sell for.
+
+The browser's workbench never computes a measure itself: it sends the layout it shows to the server,
+which answers with :func:`evaluate` (the geometry module's measures and problems, each buyer's
+requirements met or short, the sale value, and whether the sale would be accepted now). ``suggest``
+asks the assembly helper for its best robot for each buyer. Nothing here changes the state, and only
+the seat's own hand and public buyers are used, so the answer holds nothing the seat may not know.
+
+>>> from robotable.games.robots_on_the_line import GAME
+>>> state = GAME.start(num_players=2, seed=3)
+>>> out = evaluate(state, 0, {"layout": [], "batteries": [], "magnets": []})
+>>> out["finished"], out["problems"][0]
+(False, 'no torso (a robot has exactly one)')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robotable.core import BadInput
+
+from . import rules
+from .actions import SellRobot, malformed
+from .components import BONUS_TILES, BUYERS, PART_IDS, REQUIREMENTS, SIDE_NAMES, STEP, TORSOS, opposite
+from .geometry import Robot, assemble, measure, meets, shortfall
+from .state import RotlState
+
+#: The largest layout the workbench evaluates (a hand never holds this many parts).
+MAX_TILES = 60
+
+
+def _names(value: object, field: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadInput(f"{field} must be a list of part ids")
+    return tuple(value)
+
+
+def parse_query(query: object) -> tuple[tuple[tuple[str, int, int, int], ...], tuple[str, ...], tuple[str, ...], bool]:
+    """Check a workbench query ``{layout, batteries?, magnets?, suggest?}``; :class:`BadInput` names a fault."""
+    if not isinstance(query, dict):
+        raise BadInput("the query must be an object {layout, batteries, magnets, suggest}")
+    unknown = set(query) - {"layout", "batteries", "magnets", "suggest"}
+    if unknown:
+        raise BadInput(f"unknown query field {sorted(unknown)[0]!r} (layout, batteries, magnets, suggest)")
+    raw = query.get("layout", [])
+    if not isinstance(raw, list):
+        raise BadInput("layout must be a list of [tile id, x, y, rotation]")
+    if len(raw) > MAX_TILES:
+        raise BadInput(f"layout: {len(raw)} tiles is more than the {MAX_TILES} the workbench takes")
+    layout = []
+    for i, item in enumerate(raw):
+        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str)):
+            raise BadInput(f"layout[{i}] must be [tile id, x, y, rotation], got {item!r}")
+        layout.append((item[0], item[1], item[2], item[3]))
+    batteries = _names(query.get("batteries"), "batteries")
+    magnets = _names(query.get("magnets"), "magnets")
+    suggest = query.get("suggest", False)
+    if not isinstance(suggest, bool):
+        raise BadInput("suggest must be true or false")
+    problem = malformed(SellRobot(BUYERS[0].id, tuple(layout), batteries, magnets))
+    if problem:
+        raise BadInput(f"workbench: {problem}")
+    return tuple(layout), batteries, magnets, suggest
+
+
+def open_ports(robot: Robot) -> list[dict[str, Any]]:
+    """Every port of the placed tiles that does not meet a port: ``{tile, cell, side}``."""
+    port_at = {(cell, side) for tile in robot.tiles for cell, side, _ in tile.ports}
+    out = []
+    for tile in robot.tiles:
+        for cell, side, _pink in tile.ports:
+            nb = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
+            if (nb, opposite(side)) not in port_at or robot.owner.get(nb) is None:
+                out.append({"tile": tile.id, "cell": list(cell), "side": SIDE_NAMES[side]})
+    return out
+
+
+def evaluate(state: RotlState, seat: int, query: object) -> dict[str, Any]:
+    """Measure the layout ``query`` describes as ``seat``'s robot, and what each buyer would pay for it.
+
+    The answer: ``problems`` (why the robot is not finished, from the geometry module), ``finished``,
+    ``open_ports``, ``measures`` (eyes, heads, bases, hands, tall, wide, long_arm, symmetric, extenders,
+    splitters, elbows, wheels, icons, pink_pairs), and per buyer in play its ``requirements`` (met, or
+    the shortfall), ``bonus_tiles`` (paid or not), the ``value`` breakdown, and ``sellable``/``why``: the
+    engine's own verdict on selling this layout to that buyer now (hand, torso, money, requirements).
+    With ``suggest``, ``suggestions`` holds the assembly helper's best sale for each buyer it can satisfy.
+    """
+    if not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise BadInput(f"seat must be 0 to {state.num_players - 1}")
+    layout, batteries, magnets, suggest = parse_query(query)
+    robot = assemble(layout)
+    sold_with = [PART_IDS[b] for b in batteries]
+    m = measure(robot, sold_with) if robot.tiles else None
+    out: dict[str, Any] = {
+        "problems": list(robot.problems),
+        "finished": not robot.problems,
+        "open_ports": open_ports(robot),
+        "measures": None,
+        "buyers": [],
+    }
+    if m is not None:
+        out["measures"] = {
+            "eyes": m.eyes,
+            "heads": m.heads,
+            "bases": m.bases,
+            "hands": m.hands,
+            "tall": m.tall,
+            "wide": m.wide,
+            "long_arm": m.long_arm,
+            "symmetric": m.symmetric,
+            "extenders": m.extenders,
+            "splitters": m.splitters,
+            "elbows": m.elbows,
+            "wheels": m.wheels,
+            "icons": sorted(m.icons),
+            "pink_pairs": m.pink_pairs,
+        }
+    for slot, b in enumerate(state.buyers):
+        buyer = BUYERS[b]
+        reqs = [REQUIREMENTS[r] for r in state.buyer_reqs[slot]]
+        bonus = [BONUS_TILES[t] for t in state.buyer_bonus[slot]]
+        entry: dict[str, Any] = {"id": buyer.id, "name": buyer.name, "requirements": [], "bonus_tiles": []}
+        if m is not None:
+            entry["requirements"] = [
+                {"id": r.id, "text": r.text(), "met": meets(r, m, len(magnets)), "short": shortfall(r, m, len(magnets))}
+                for r in reqs
+            ]
+            entry["bonus_tiles"] = [{"id": t.id, "paid": rules.bonus_paid(t, m.icons), "value": t.value} for t in bonus]
+            entry["value"] = rules.sale_breakdown(buyer.pay, reqs, bonus, m)
+        else:
+            entry["requirements"] = [{"id": r.id, "text": r.text(), "met": False, "short": "no robot"} for r in reqs]
+            entry["bonus_tiles"] = [{"id": t.id, "paid": False, "value": t.value} for t in bonus]
+            entry["value"] = None
+        sale = SellRobot(buyer.id, layout, batteries, magnets)
+        entry["sellable"] = state.is_legal(seat, sale)
+        entry["why"] = "" if entry["sellable"] else state.why_illegal(seat, sale)
+        out["buyers"].append(entry)
+    if suggest:
+        suggestions = []
+        for slot in range(len(state.buyers)):
+            sale = state.helper(seat, slot)
+            if sale is not None:
+                suggestions.append(sale.to_json())
+        out["suggestions"] = suggestions
+    out["torso"] = TORSOS[state.torso[seat]].id if state.torso[seat] >= 0 else None
+    return out
