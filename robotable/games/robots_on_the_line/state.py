@@ -949,10 +949,16 @@ class RotlState(State):
         return new
 
     def determinize(self, player: int, rng: Rng) -> RotlState:
-        """Resample what ``player`` has not seen: draw piles, others' dealt parts, the stacks' order."""
+        """Resample what ``player`` has not seen: draw piles, others' dealt parts, the stacks' order.
+
+        The sample depends only on what ``player`` knows and on ``rng``: every unseen pile is sorted
+        before it is shuffled, and the state's own generator and seed are replaced.
+        """
         new = self.clone()
+        new.rng = rng.fork()
+        new.seed = 0
         others = [q for q in range(self.num_players) if q != player and new.secret[q]]
-        pool = [x for pile in new.draw for x in pile] + [x for q in others for x in new.secret[q]]
+        pool = sorted([x for pile in new.draw for x in pile] + [x for q in others for x in new.secret[q]])
         rng.shuffle(pool)
         for q in others:  # dealt parts are never magnets
             k = len(new.secret[q])
@@ -964,9 +970,10 @@ class RotlState(State):
             new.hands[q] = sorted(known + fresh)
         sizes = [len(pile) for pile in new.draw]
         new.draw = [pool[: sizes[0]], pool[sizes[0] :]]
+        new.maint.sort()
         rng.shuffle(new.maint)
         if len(new.torso_pile) > 1:
-            below = new.torso_pile[:-1]
+            below = sorted(new.torso_pile[:-1])
             rng.shuffle(below)
             new.torso_pile = [*below, new.torso_pile[-1]]
         return new
