@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 
@@ -12,7 +11,6 @@ from robotable.ai import AGENTS, RandomAgent
 from robotable.arena import ArenaGameError, Tournament, run_tournament
 from robotable.core import BadInput
 
-HAS_RAY = importlib.util.find_spec("ray") is not None
 # 4 seats and enough games that both workers are busy for a while (about 1 s of play in all).
 SMALL = {"game": "tf22-reload", "agents": ("random",), "players": 4, "games": 60, "seed": 17}
 
@@ -34,7 +32,6 @@ def test_two_worker_processes_play_the_same_games(in_process):
     assert outcome.summary == in_process.summary | {"seconds_per_game": outcome.summary["seconds_per_game"]}
 
 
-@pytest.mark.skipif(not HAS_RAY, reason="Ray is not installed (optional extra: pip install 'robotable[ray]')")
 def test_a_local_ray_instance_plays_the_same_games(in_process):
     small = SMALL | {"games": 24}
     expected = [r.outcome() for r in in_process.results[:24]]
@@ -49,7 +46,6 @@ def test_without_ray_the_error_says_how_to_install_it(monkeypatch):
         run_tournament(Tournament(**SMALL, ray="auto"))
 
 
-@pytest.mark.skipif("heuristic" not in AGENTS, reason="the heuristic agent is not registered yet")
 def test_workers_build_every_agent_from_its_spec_and_seed():
     mixed = {"game": "tf22-reload", "agents": ("random", "heuristic"), "players": 2, "games": 8, "seed": 23}
     here = run_tournament(Tournament(**mixed))

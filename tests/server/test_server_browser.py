@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-sync_api = pytest.importorskip("playwright.sync_api")
+from playwright import sync_api  # the dev extra installs it
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

@@ -59,7 +59,6 @@ def test_decision_1_buy_the_stock_cannot_meet_is_cancelled_and_not_paid():
 
 
 def test_decision_2_two_ones_tie_before_neutralizing_so_sevens_survive():
-    assert battle({0: 1, 1: 1, 2: 7, 3: 7}) == battle({0: 1, 1: 1, 2: 7, 3: 7})
     outcome = battle({0: 1, 1: 1, 2: 7, 3: 7})
     assert outcome.winner is None and outcome.tied == (0, 1, 2, 3) and outcome.neutralized == ()
 
@@ -305,3 +304,38 @@ def test_decision_9_then_by_fewest_bonus_points():
 def test_decision_9_then_the_victory_is_shared():
     result = _ended([20, 20, 5], [2, 2, 0], [3, 3, 0])
     assert result.winners == (0, 1) and result.ranks == (1, 1, 3)
+
+
+# -- Decisions 13, 14 and 16 (the rules page) ---------------------------------------------------------
+
+
+def test_decision_13_r_d_offers_only_colours_the_stock_still_has():
+    # all ten blue containers are on ships; Buzz still has empty slots where a blue could go
+    ships = [[["blue"], ["blue"], [], []], [["blue"]] * 4, [["blue"]] * 4]
+    state = position(3, (("red", 1), ("yellow", 0)), ships=ships, chips=[3, 0, 0])
+    assert state.stock[B] == 0
+    buys = {a.colour for a in state.legal_actions(BUZZ) if isinstance(a, RBuy)}
+    assert B not in buys and {Y, R, G} <= buys
+
+
+def test_decision_14_bluff_reload_without_an_activated_container():
+    # every blue container is on a ship: nothing is activated, yet the winner may move a blue one
+    ships = [[["yellow", "blue"], ["blue"], [], []], [["blue"]] * 4, [["blue"]] * 4]
+    state = position(3, (("blue", 2), ("yellow", 1)), ships=ships)
+    assert state.activated == -1
+    play_all(state, PlayCard(6), PlayCard(2), PlayCard(3))
+    legal = state.legal_actions(BUZZ)
+    assert not any(isinstance(a, Load) for a in legal)
+    assert Reload(0, 2) in legal and legal[-1] == ReturnContainer()
+
+
+def test_decision_16_r_uses_resolve_before_the_winner_loads():
+    # Buzz discards the red container on his yellow (R b) while Neil wins the red battle:
+    # the discard happens before Neil decides, and the red goes back to the stock first
+    ships = [[["yellow", "red"], [], [], [], []], [["yellow"], [], [], [], []]]
+    state = position(2, (("red", 2), ("yellow", 3)), ships=ships, chips=[1, 0])
+    events = play_all(state, RDiscard(0), PlayCard(3))
+    kinds = [e.type for e in events]
+    assert kinds.index("r_discard") < kinds.index("battle")
+    assert state.ships[BUZZ][0] == [Y]
+    assert state.to_act() == [NEIL] and Load(0) in state.legal_actions(NEIL)
