@@ -7,6 +7,14 @@ observation, whatever seat 2 chose. Every iteration samples a full state consist
 seat's knowledge (``determinize``), walks all trees down together choosing by UCB among the actions
 available in that sample, adds one node, and finishes the game with a rollout policy.
 
+Where a decision lists dozens of actions (a Twin Tin Bots programming change, a Robots on the Line
+turn), a few hundred iterations spread over all of them leave each a handful of samples. A game's
+levels may then *guide the root*: search only ``root_width`` candidates (the heuristic agent's choice,
+then the others by the evaluator one action ahead), favour the heuristic's choice by progressive bias
+(``guide_bias``), and play rollouts with the heuristic itself (``model_rollouts``). A game's heuristics
+module may also ``prune`` actions search never needs (Robots on the Line: switch flips but the
+heuristic's, since flipping back and forth is free of limits).
+
 Simultaneous choices (TF22: RELOAD!) are searched one seat after the other with the searching seat
 first, which is sound because no seat observes another's choice before the reveal. Pending decisions are
 ordinary decisions of the seat the game waits for.
@@ -39,9 +47,9 @@ Evaluator = Callable[[State], list[float]]
 #: A game's heuristics module may override them with its own ``LEVELS`` dict (same keys, per level),
 #: applied when the agent first meets that game.
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5},
-    "medium": {"iterations": 250, "rollout_depth": 16, "model_opponents": 0.7},
-    "hard": {"iterations": 700, "rollout_depth": 24, "model_opponents": 0.7},
+    "easy": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5, "root_width": 0},
+    "medium": {"iterations": 250, "rollout_depth": 16, "model_opponents": 0.7, "root_width": 0},
+    "hard": {"iterations": 700, "rollout_depth": 24, "model_opponents": 0.7, "root_width": 0},
 }
 
 
@@ -103,11 +111,19 @@ class ISMCTSAgent(Agent):
         evaluator: Evaluator | None = None,
         rollout_depth: int | None = None,
         model_opponents: float = 0.0,
+        root_width: int = 0,
+        guide_bias: float = 0.0,
+        model_rollouts: float = 0.0,
     ) -> None:
         """``rollout``/``evaluator`` default to the game's heuristics (random rollouts to the end if none);
         ``rollout_depth`` stops a rollout after that many actions and asks the evaluator;
         ``model_opponents`` is the probability that another seat, inside the tree, plays the game's
-        opponent model (its heuristic) instead of its own UCB choice."""
+        opponent model (its heuristic) instead of its own UCB choice; ``root_width`` > 0 searches only
+        that many of the root's actions: the heuristic agent's choice first, then the best of the others
+        by the evaluator one action ahead (see :meth:`candidates`); ``guide_bias`` adds
+        ``guide_bias / (visits + 1)`` to the heuristic's choice at the root (progressive bias), so the
+        search leaves the heuristic's move only for one it finds clearly better; ``model_rollouts`` is the
+        probability that a rollout step plays the opponent model (the heuristic) instead of ``rollout``."""
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -118,6 +134,9 @@ class ISMCTSAgent(Agent):
         self._evaluator = evaluator
         self.rollout_depth = rollout_depth
         self.model_opponents = model_opponents
+        self.root_width = root_width
+        self.guide_bias = guide_bias
+        self.model_rollouts = model_rollouts
         self._game: str | None = None
         self._level: str | None = None
 
@@ -140,21 +159,31 @@ class ISMCTSAgent(Agent):
             self.iterations = params["iterations"]  # type: ignore[assignment]
             self.rollout_depth = params["rollout_depth"]  # type: ignore[assignment]
             self.model_opponents = params["model_opponents"]
+            self.root_width = int(params.get("root_width", 0))
+            self.guide_bias = params.get("guide_bias", 0.0)
+            self.model_rollouts = params.get("model_rollouts", 0.0)
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
-        self.model = getattr(module, "model", None) if self.model_opponents > 0 else None
+        self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
+        self.guide = getattr(module, "choose", None)
+        self.prune = getattr(module, "prune", None)
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
             return decision.legal[0]
         self._bind(decision.game)
         roots: dict[int, _InfoNode] = {}
+        width, allowed, guided = self.root_width, None, None
+        if 0 < width < len(decision.legal) or self.guide_bias > 0:  # (else every action is searched)
+            ranked = self.candidates(decision)
+            allowed = set(ranked[:width]) if 0 < width < len(ranked) else None
+            guided = ranked[0] if self.guide is not None and self.guide_bias > 0 else None
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
         while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
             sample = decision.sample(self.rng)
             sample.reopen_choices(decision.seat)  # others' secret choices are searched, not guessed
-            self._iterate(sample, roots, decision.seat)
+            self._iterate(sample, roots, decision.seat, allowed, guided)
             done += 1
         edges = roots[decision.seat].actions
         return max(
@@ -162,7 +191,34 @@ class ISMCTSAgent(Agent):
             key=lambda a: (edges[a].visits, edges[a].total) if a in edges else (-1, 0.0),
         )
 
-    def _iterate(self, state: State, roots: dict[int, _InfoNode], me: int) -> None:
+    def candidates(self, decision: Decision) -> list[Action]:
+        """The decision's legal actions, most promising first: the heuristic agent's choice, then the
+        others by the evaluator's value for the seat after playing each on one sampled state."""
+        first = [self.guide(decision, self.rng)] if self.guide is not None else []
+        sample = decision.sample(self.rng)
+        sample.reopen_choices(decision.seat)
+        legal = self.prune(sample, decision.seat, decision.legal) if self.prune is not None else decision.legal
+        if self.evaluator is None:
+            return first + [a for a in legal if a not in first]
+        value: dict[Action, float] = {}
+        for action in legal:
+            after = sample.clone()
+            after.apply_legal(decision.seat, action)
+            value[action] = (
+                rank_rewards(after)[decision.seat] if after.is_over() else self.evaluator(after)[decision.seat]
+            )
+        return first + sorted((a for a in legal if a not in first), key=lambda a: -value[a])
+
+    def _iterate(
+        self,
+        state: State,
+        roots: dict[int, _InfoNode],
+        me: int,
+        allowed: set[Action] | None = None,
+        guided: Action | None = None,
+    ) -> None:
+        """One iteration; at the root, ``me`` considers only the ``allowed`` actions (all if ``None``)
+        and favours the ``guided`` one."""
         rng = self.rng
         n = state.num_players
         current = [roots.setdefault(seat, _InfoNode()) for seat in range(n)]
@@ -171,7 +227,12 @@ class ISMCTSAgent(Agent):
             waiting = state.to_act()
             seat = me if me in waiting else waiting[0]
             legal = state.legal_actions(seat)
+            if self.prune is not None and len(legal) > 1:
+                legal = self.prune(state, seat, legal)
             node = current[seat]
+            at_root = node is roots[me]
+            if allowed is not None and at_root:
+                legal = [a for a in legal if a in allowed] or legal
             untried = [a for a in legal if a not in node.actions]
             for a in legal:
                 edge = node.actions.get(a)
@@ -185,10 +246,10 @@ class ISMCTSAgent(Agent):
                 else:
                     untried = []
             elif untried:
-                action = untried[rng.randrange(len(untried))]
+                action = guided if at_root and guided in untried else untried[rng.randrange(len(untried))]
                 edge = node.actions[action] = _Edge()
             else:
-                action, edge = self._select(node, legal)
+                action, edge = self._select(node, legal, guided if at_root else None)
             events = state.apply_legal(seat, action)
             path.append((seat, edge))
             for other in range(n):
@@ -219,15 +280,21 @@ class ISMCTSAgent(Agent):
             depth -= 1
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
-            state.apply_legal(seat, policy(state, seat, legal, rng) if len(legal) > 1 else legal[0])
+            if len(legal) > 1:
+                guided = self.model is not None and self.model_rollouts > 0 and rng.random() < self.model_rollouts
+                state.apply_legal(seat, (self.model if guided else policy)(state, seat, legal, rng))  # type: ignore[misc]
+            else:
+                state.apply_legal(seat, legal[0])
         return rank_rewards(state)
 
-    def _select(self, node: _InfoNode, legal: Sequence[Action]) -> tuple[Action, _Edge]:
+    def _select(self, node: _InfoNode, legal: Sequence[Action], guided: Action | None) -> tuple[Action, _Edge]:
         best, best_edge, best_score = legal[0], node.actions[legal[0]], -math.inf
         c = self.exploration
         for action in legal:
             edge = node.actions[action]
             score = edge.total / edge.visits + c * math.sqrt(math.log(edge.avail) / edge.visits)
+            if action == guided:
+                score += self.guide_bias / (edge.visits + 1)
             if score > best_score:
                 best, best_edge, best_score = action, edge, score
         return best, best_edge

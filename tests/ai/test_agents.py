@@ -27,6 +27,11 @@ def small_agents(seed: int) -> dict[str, object]:
         "heuristic": HeuristicAgent(seed),
         "ismcts": ISMCTSAgent(seed, iterations=12, rollout_depth=6),
         "ismcts-full-rollouts": ISMCTSAgent(seed, iterations=4, evaluator=None),
+        # the guided root (hard levels of Twin Tin Bots and Robots on the Line): the heuristic's
+        # choice first, a few candidates, heuristic rollouts
+        "ismcts-guided": ISMCTSAgent(
+            seed, iterations=8, rollout_depth=3, root_width=3, guide_bias=1.0, model_rollouts=0.5, model_opponents=0.5
+        ),
     }
 
 
@@ -43,7 +48,7 @@ def play(game_id: str, players: int, seed: int, agents: list) -> Match:
 @pytest.mark.parametrize(
     ("game_id", "kind"),
     [(g, "random") for g in GAMES]
-    + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts")]
+    + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-guided")]
     # rollouts to the very end: one game is enough for this code path (search on Twin Tin Bots and
     # Robots on the Line always stops rollouts early: their random rollouts last thousands of actions)
     + [("tf22-reload", "ismcts-full-rollouts")],
@@ -106,7 +111,8 @@ def _hidden_variants(state, seat, seed):
 
 
 @pytest.mark.parametrize(
-    ("game_id", "kind"), [(g, "random") for g in GAMES] + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts")]
+    ("game_id", "kind"),
+    [(g, "random") for g in GAMES] + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-guided")],
 )
 def test_an_agent_never_reads_hidden_information(game_id, kind):
     game = games.load(game_id)
@@ -183,3 +189,36 @@ def test_search_reopens_other_seats_secret_choices_instead_of_guessing_them():
     sample.reopen_choices(1)
     assert sample.to_act() == [0, 1, 2]  # seat 0 chooses again inside the search
     assert state.to_act() == [1, 2]  # the real game is untouched
+
+
+def _busy_decision(game_id: str, seed: int) -> Decision:
+    """A decision with many legal actions, reached by heuristic play."""
+    state = games.load(game_id).start(2, seed=seed)
+    agent = HeuristicAgent(seed)
+    for _ in range(200):
+        seat = state.to_act()[0]
+        if len(state.legal_actions(seat)) >= 8:
+            return Decision.of(state, seat)
+        state.apply(seat, agent.act(state, seat))
+    raise AssertionError(f"no decision with 8 or more actions in {game_id}")
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE)
+def test_the_root_candidates_start_with_the_heuristics_choice_and_bound_the_search(game_id):
+    decision = _busy_decision(game_id, 3)
+    ranker = ISMCTSAgent(7, iterations=20, rollout_depth=2, root_width=2)
+    ranker._bind(game_id)
+    ranked = ranker.candidates(decision)
+    assert ranked[0] == HeuristicAgent(7).choose(decision)
+    assert sorted(map(repr, ranked)) == sorted(map(repr, set(ranked)))  # no action twice
+    assert set(ranked) <= set(decision.legal)
+    # same seed, same candidates: the search keeps to the first two
+    assert ISMCTSAgent(7, iterations=20, rollout_depth=2, root_width=2).choose(decision) in ranked[:2]
+
+
+@pytest.mark.parametrize("game_id", SEARCHABLE)
+def test_a_strong_guide_bias_plays_the_heuristics_choice(game_id):
+    decision = _busy_decision(game_id, 4)
+    # every searched action is tried once, then the bias keeps the search on the guide's
+    guided = ISMCTSAgent(9, iterations=30, rollout_depth=2, root_width=4, guide_bias=1000.0).choose(decision)
+    assert guided == HeuristicAgent(9).choose(decision)

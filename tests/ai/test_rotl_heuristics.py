@@ -6,7 +6,16 @@ from robotable import games
 from robotable.ai import Decision, make_agent
 from robotable.ai.heuristics import robots_on_the_line as rotl
 from robotable.core import Rng
-from robotable.games.robots_on_the_line import Accept, Decline, EndTurn, Offer, SellRobot, TakePart
+from robotable.games.robots_on_the_line import (
+    Accept,
+    Decline,
+    EndTurn,
+    FlipSwitch,
+    FlipSwitches,
+    Offer,
+    SellRobot,
+    TakePart,
+)
 from robotable.games.robots_on_the_line.components import PART_IDS, REQUIREMENT_IDS, TORSO_IDS
 from robotable.games.robots_on_the_line.state import pid
 
@@ -106,5 +115,30 @@ def test_rollout_and_model_return_legal_actions_and_evaluate_is_a_reward():
 
 def test_levels_override_every_difficulty():
     assert set(rotl.LEVELS) == {"easy", "medium", "hard"}
+    known = {"iterations", "rollout_depth", "model_opponents", "root_width", "guide_bias", "model_rollouts"}
     for params in rotl.LEVELS.values():
-        assert set(params) == {"iterations", "rollout_depth", "model_opponents"}
+        assert {"iterations", "rollout_depth", "model_opponents"} <= set(params) <= known
+
+
+def test_search_keeps_at_most_the_heuristics_switch_flip():
+    """Flips are unlimited: search would flip back and forth (see ``prune``); it keeps one at most."""
+    pruned_some = 0
+    for seed in range(12):
+        state = GAME.start(2, seed=seed)
+        rng = Rng(seed)
+        for _ in range(60):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            flips = [a for a in legal if isinstance(a, FlipSwitches | FlipSwitch)]
+            kept = rotl.prune(state, seat, legal)
+            assert [a for a in legal if a not in flips] == [a for a in kept if a not in flips]
+            kept_flips = [a for a in kept if a in flips]
+            assert len(kept_flips) <= 1
+            pruned_some += len(flips) > len(kept_flips)
+            choice = rotl.model(state, seat, legal, rng)
+            if choice in flips:  # the heuristic's own flip is the one search keeps
+                assert kept_flips == [choice]
+            state.apply(seat, choice)
+    assert pruned_some

@@ -6,7 +6,11 @@ A module here, named after the game's package, may define:
 - ``choose(decision, rng) -> Action``: the heuristic agent's move, from the view and the legal actions;
 - ``rollout(state, seat, legal, rng) -> Action``: a fast policy for search rollouts;
 - ``evaluate(state) -> list[float]``: each seat's expected reward in [0, 1] from here (for rollouts that
-  stop early).
+  stop early);
+- ``model(state, seat, legal, rng) -> Action``: the heuristic read off a (determinized) state, how search
+  expects other seats to play (and, with ``model_rollouts``, how its rollouts play);
+- ``prune(state, seat, legal) -> list[Action]``: the legal actions search considers (default: all);
+- ``LEVELS``: this game's search budgets per difficulty (see ``robotable.ai.ismcts.LEVELS``).
 """
 
 from __future__ import annotations
