@@ -138,6 +138,11 @@ class State(ABC):
     def to_act(self) -> list[int]:
         """Seats the game waits for: one, several for simultaneous choices, none when over."""
 
+    def answering(self) -> list[int]:
+        """Seats among :meth:`to_act` asked to answer something public (a trade offer) while another
+        seat acts on; they may answer at once. Default: none (a server's bots then wait for people)."""
+        return []
+
     @abstractmethod
     def legal_actions(self, player: int) -> list[Action]:
         """Every distinct choice of ``player`` now, in a stable order ([] if not to act)."""

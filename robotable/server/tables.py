@@ -323,17 +323,21 @@ class TableManager:
     # -- bots -------------------------------------------------------------------------------------
 
     def bot_seats_to_move(self, live: LiveTable) -> list[tuple[int, str]]:
-        """Bot seats that move now: only when every seat the game waits for is played by a bot.
+        """Bot seats that move now: every seat the game waits for when all are bots; else only bots
+        asked to answer something public (``State.answering``: an offer a person made to a bot).
 
         In a simultaneous choice the bots choose after the people (their choices stay secret either
-        way), which leaves a person's own secret choice undoable until the reveal.
+        way), which leaves a person's own secret choice undoable until the reveal. A bot whose turn it
+        is waits for a person to answer its offer before it goes on.
         """
         if live.state.is_over():
             return []
         waiting = live.state.to_act()
-        if not waiting or not all(live.is_bot(s) for s in waiting):
-            return []
-        return [(s, live.seat(s).difficulty or bots.FALLBACK) for s in waiting]
+        if waiting and all(live.is_bot(s) for s in waiting):
+            movers = waiting
+        else:
+            movers = [s for s in live.state.answering() if s in waiting and live.is_bot(s)]
+        return [(s, live.seat(s).difficulty or bots.FALLBACK) for s in movers]
 
     def kick_bots(self, live: LiveTable) -> None:
         """Start the table's bot runner if bots are to move and none runs."""

@@ -207,8 +207,9 @@ def test_offers_can_be_declined_and_lapse_at_the_end_of_the_turn():
     set_hand(state, 2, ["hand-21"])
     state.apply(0, Offer(1, ("head-01",), ("hand-20",), 0, 0))
     state.apply(0, Offer(2, ("base-01",), ("hand-21",), 0, 0))
+    assert state.answering() == [1, 2]  # may answer at once (a server's bots do), the turn goes on
     state.apply(1, Decline(1))
-    assert [o[0] for o in state.offers] == [2]
+    assert [o[0] for o in state.offers] == [2] and state.answering() == [2]
     events = state.apply(0, EndTurn())
     assert any(e.type == "offer_lapsed" and e.data["offer"] == 2 for e in events)
     assert state.offers == [] and state.to_act() == [1]
@@ -223,6 +224,7 @@ def test_a_receiver_may_counter_and_unseen_parts_cannot_be_asked_for():
     state.apply(0, Offer(1, ("head-01",), (), 0, 2))
     # seat 1 answers with an offer of its own, showing one of its dealt parts
     state.apply(1, Offer(0, (PARTS[hidden].id,), ("head-01",), 0, 0))
+    assert state.answering() == [1]  # seat 0's turn: its answer to seat 1 is part of the turn
     assert hidden not in state.secret[1]
     assert PARTS[hidden].id in state.view(0)["players"][1]["hand"]
 

@@ -10,6 +10,7 @@ seller's money goes up by when the engine plays the sale.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -164,3 +165,42 @@ def test_game_data_files_are_served_and_nothing_else(rotl_client) -> None:
     assert rotl_client.get(f"/api/games/{NAME}/data/Catalogue.JSON").status_code == 400
     assert rotl_client.get(f"/api/games/{NAME}/data/..%2F__init__").status_code in (400, 404)
     assert rotl_client.get("/api/games/no-such-game/data/catalogue").status_code == 404
+
+
+@pytest.mark.parametrize("difficulty", ["random", "heuristic"])
+def test_a_bot_answers_an_offer_made_to_it_during_a_persons_turn(make_client, create_table, difficulty):
+    """Offers are public: the bot answers at once while the person's turn goes on (``State.answering``)."""
+    client = make_client(bot_delay=0.0)
+    made = create_table(client, [{"kind": "human"}, {"kind": "bot", "difficulty": difficulty}], game=NAME)
+    table, token = made["table"]["id"], made["tokens"][0]
+
+    def state() -> dict[str, Any]:
+        res = client.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token})
+        assert res.status_code == 200, res.text
+        return res.json()
+
+    deadline = time.monotonic() + 20
+    while state()["view"]["turn"] != 0 or any(a["type"] in ("accept", "decline") for a in state()["legal"]):
+        now = state()
+        answers = [a for a in now["legal"] if a["type"] == "decline"]
+        if answers:  # the bot offered seat 0 something on its own turn: decline it
+            client.post(f"/api/tables/{table}/moves", json={"seat": 0, "token": token, "action": answers[0]})
+        assert time.monotonic() < deadline, "seat 0's turn never came"
+        time.sleep(0.02)
+    now = state()
+    part = now["view"]["players"][0]["hand"][0]
+    offer = {"type": "offer", "to": 1, "give": [part], "take": [], "give_money": 0, "take_money": 1}
+    res = client.post(f"/api/tables/{table}/moves", json={"seat": 0, "token": token, "action": offer})
+    assert res.status_code == 200, res.text
+    made_at = res.json()["moves"]
+
+    def answered(e: dict[str, Any]) -> bool:
+        return (e["type"] == "declined" and e["seat"] == 1) or (e["type"] == "accepted" and e["to"] == 1)
+
+    while not any(answered(e) and e["move"] > made_at for e in state()["log"]):
+        assert time.monotonic() < deadline, "the bot never answered"
+        time.sleep(0.02)
+    after = state()
+    assert after["moves"] > made_at
+    assert after["view"]["turn"] == 0 and after["to_act"][-1] == 0  # still seat 0's turn
+    assert all(o["from"] != 0 for o in after["view"]["offers"])  # seat 0's offer was answered

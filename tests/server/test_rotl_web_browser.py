@@ -3,9 +3,10 @@
 The table is started from a written position (``ROBOTABLE_ALLOW_POSITIONS=1``, see tests/server/
 rotl_positions.py) in which seat 0 can build a robot once it takes the top torso and has already sold
 three robots. The person takes a part from the line, flips switches, pays to search a junk pile, takes
-the torso, builds the helper's robot on the workbench by dragging and turning parts, watches the
-buyer's requirements turn satisfied, sells it, sees the money change, and ends the turn: the fourth
-robot ends the game. Screenshots of the table and the workbench (laptop and phone) go to test-artifacts/.
+the torso, offers a part to a bot (which answers at once), builds the helper's robot on the workbench by
+dragging and turning parts, watches the buyer's requirements turn satisfied, sells it, sees the money
+change, and ends the turn: the fourth robot ends the game. Screenshots of the table and the workbench
+(laptop and phone) go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -135,9 +136,18 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     page.click("[data-offer-to='1']")
     page.locator(".offer-side").first.locator(f"[title^='{spare[1]}:']").click()
     page.locator(".offer-side").nth(1).locator(".money-input").fill("1")
+    answers = "#log li.ev-accepted, #log li.ev-declined"
+    before = page.locator(answers).count()
     act(page, "#send-offer")
-    assert page.locator("[data-offer]").count() == 1  # open (it lapses at the end of the turn)
-    assert page.locator(f"[data-offer] [aria-label^='{spare[1]}:']").count() == 1
+    # the bot answers at once (it may make an offer of its own too), while the turn stays seat 0's
+    page.wait_for_function(f"document.querySelectorAll('{answers}').length > {before}", timeout=15_000)
+    answer = page.locator(answers).last.inner_text()
+    accepted = "accepted offer #" in answer
+    assert accepted or "declined offer #" in answer, answer
+    number = answer.rsplit("#", 1)[1].strip()
+    assert page.locator(f"[data-offer='{number}']").count() == 0
+    assert (spare[1] in hand_parts(page)) != accepted
+    assert page.locator("#end-turn").count() == 1
 
     # the workbench: the helper's robot, built by hand (drag each part, click to turn it)
     page.click("#open-bench")

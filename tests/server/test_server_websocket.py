@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ class Client:
     """A websocket client that keeps every message it received."""
 
     def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=10)
+        self._stack = ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10))
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
 
@@ -39,7 +41,7 @@ class Client:
         self.ws.send(data if isinstance(data, str | bytes) else json.dumps(data))
 
     def close(self) -> None:
-        self.ws.close()
+        self._stack.close()
 
 
 @pytest.fixture

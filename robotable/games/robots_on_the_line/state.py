@@ -275,6 +275,12 @@ class RotlState(State):
             seats.append(self.turn)
         return seats
 
+    def answering(self) -> list[int]:
+        """The seats offers were made to (not the seat whose turn it is): each answers when it likes."""
+        if self.phase == OVER:
+            return []
+        return sorted({offer[2] for offer in self.offers} - {self.turn})
+
     def legal_actions(self, player: int) -> list[Action]:
         if player not in self.to_act():
             return []
