@@ -19,3 +19,18 @@ def test_engine_benchmark_prints_a_row_per_player_count():
     rows = [line.split() for line in done.stdout.splitlines() if line.startswith("tf22-reload")]
     assert [row[1] for row in rows] == ["2", "3", "4"]
     assert all(float(row[2]) > 0 and float(row[5]) > 0 for row in rows)
+
+
+def test_agents_benchmark_prints_a_row_per_game_and_agent():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "agents.py"), "--game", "tf22-reload", "--game", "twin-tin-bots",
+         "--agents", "random,ismcts:easy", "--decisions", "3"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("machine: ")
+    rows = [line.split() for line in done.stdout.splitlines()[2:]]
+    assert [(row[0], row[1]) for row in rows] == [
+        (g, a) for g in ("tf22-reload", "twin-tin-bots") for a in ("random", "ismcts:easy")
+    ]
+    assert all(row[2] == "3" and float(row[3]) >= 0 for row in rows)
