@@ -192,7 +192,7 @@ def replay_command(
         game = games.load(rec.game)
         if seat is not None and not 0 <= seat < rec.num_players:
             raise BadInput(f"--seat must be 0 to {rec.num_players - 1}")
-        steps = list(replay_steps_summary(rec))
+        steps = replay_steps_summary(rec, seat)
     except RobotableError as exc:
         raise fail(str(exc)) from None
     interactive = sys.stdin.isatty() if step is None else step
@@ -204,7 +204,7 @@ def replay_command(
         console.print(render_view(game.id, state.view(seat)))
         if index == len(rec.moves):
             if state.is_over():
-                show_result(state, rec.meta.get("seats", "").split(",") or [""] * rec.num_players)
+                show_result(state, seat_names(rec))
             if not interactive:
                 return
         if not interactive:
@@ -224,9 +224,27 @@ def replay_command(
             index += 1
 
 
-def replay_steps_summary(rec: Record) -> list[str]:
-    """One line per move, ``seat 1: RCU-5``, checking the whole record replays."""
-    return [f"seat {s.seat}: {describe_action(rec.game, s.action.to_json())}" for s in replay_steps(rec)]
+def replay_steps_summary(rec: Record, seat: int | None) -> list[str]:
+    """One line per move, checking the whole record replays: the watching seat's own moves by name
+    (``seat 1: RCU-5``), another seat's by what the watcher saw happen (a secret choice stays secret)."""
+    lines = []
+    for step in replay_steps(rec):
+        if step.seat == seat:
+            lines.append(f"seat {step.seat}: {describe_action(rec.game, step.action.to_json())}")
+        else:
+            seen = [describe_event(rec.game, e.to_json()) for e in visible_events(step.events, seat)]
+            lines.append(f"seat {step.seat}" + (f": {'; '.join(seen)}" if seen else " moved"))
+    return lines
+
+
+def seat_names(rec: Record) -> list[str]:
+    """Who played each seat, from the record's ``seats`` metadata (a list, or a comma-separated string)."""
+    names = rec.meta.get("seats")
+    if isinstance(names, str):
+        names = names.split(",")
+    if not isinstance(names, list) or len(names) != rec.num_players:
+        return [""] * rec.num_players
+    return [n.get("name", "") if isinstance(n, dict) else str(n) for n in names]
 
 
 @app.command()

@@ -30,6 +30,24 @@ def test_all_bot_game_runs_unattended_and_saves_a_replayable_record(tmp_path):
     assert f"after move {len(record.moves)}/{len(record.moves)}" in shown.output
 
 
+def test_replay_as_a_seat_names_only_its_own_secret_choices_and_reads_server_records(tmp_path):
+    from robotable.cli import replay_steps_summary
+
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["play", "tf22-reload", "--seats", "random,random", "--seed", "4", "--record", str(path)])
+    record = Record.load(path)
+    first = record.moves[0]  # seat 0's secret card, not yet revealed after move 1
+    assert first[0] == 0 and first[1]["type"] == "play"
+    mine, theirs = replay_steps_summary(record, 0)[0], replay_steps_summary(record, 1)[0]
+    assert mine.startswith("seat 0: ") and str(first[1]["value"]) in mine
+    assert theirs.startswith("seat 0") and str(first[1]["value"]) not in theirs
+    record.meta["seats"] = ["Ada", "random bot"]  # as the server writes it
+    record.save(path)
+    shown = runner.invoke(app, ["replay", str(path), "--seat", "1", "--no-step"])
+    assert shown.exit_code == 0, shown.output
+    assert "Ada" in shown.output
+
+
 def test_a_human_seat_sees_its_view_picks_by_number_and_bad_answers_are_refused(tmp_path):
     path = tmp_path / "human.json"
     answers = "abc\n99\n" + '{"type": "load", "slot": 0}\n' + "1\n" * 600

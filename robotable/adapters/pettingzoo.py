@@ -99,16 +99,20 @@ class _Table:
         assert self.state is not None
         return encode(self.state.view(seat), self.tensor_size)
 
-    def play(self, seat: int, index: int) -> None:
-        """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`."""
-        assert self.state is not None
+    def chosen(self, seat: int, index: int) -> Action:
+        """The action ``index`` of ``seat``; an illegal index raises :class:`IllegalAction`."""
         index = int(index)
         legal = self.legal(seat)
         if index not in legal:
             raise IllegalAction(
                 f"{self.game.id}: action {index} is not legal for seat {seat} now (legal: {sorted(legal)})"
             )
-        self.state.apply_legal(seat, legal[index])
+        return legal[index]
+
+    def play(self, seat: int, index: int) -> None:
+        """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`."""
+        assert self.state is not None
+        self.state.apply_legal(seat, self.chosen(seat, index))
 
     def payoffs(self) -> list[float]:
         assert self.state is not None
@@ -297,8 +301,9 @@ class RobotableParallelEnv(ParallelEnv):
         for agent, action in actions.items():
             if self._seat.get(agent) not in waiting and int(action) != self.WAIT:
                 raise IllegalAction(f"{agent} is not to act: its only legal action is WAIT ({self.WAIT})")
-        for seat in waiting:
-            table.play(seat, actions[_agent(seat)])
+        chosen = [(seat, table.chosen(seat, actions[_agent(seat)])) for seat in waiting]  # all checked first
+        for seat, action in chosen:
+            state.apply_legal(seat, action)
         table.steps += 1
         agents = self.agents
         over = state.is_over()

@@ -198,6 +198,13 @@ class TableManager:
         ]
         if len(specs) != req.num_players:
             raise ApiError(f"seats lists {len(specs)} seats but num_players is {req.num_players}")
+        people = sum(spec.kind != "bot" for spec in specs)
+        if req.seed is not None and people > 1 and not self.allow_positions:
+            # the seed fixes every shuffle: whoever chose it could work out the others' hidden cards
+            raise Forbidden(
+                "a chosen seed is only for a game of one person against bots (it fixes every shuffle, "
+                "so the others' hidden cards could be worked out); test servers allow it"
+            )
         tokens: dict[int, str] = {}
         seats = []
         for i, spec in enumerate(specs):

@@ -137,3 +137,15 @@ def test_research_pettingzoo_no_leak(game_id: str, players: int) -> None:
         obs, *_ = env.last()
         env.step(int(np.flatnonzero(obs["action_mask"])[step % int(obs["action_mask"].sum())]))
     assert changed > 0
+
+
+def test_research_pettingzoo_parallel_illegal_action_changes_nothing() -> None:
+    """Every seat's action is checked before any is applied: one illegal choice leaves the game as it was."""
+    env = parallel_env("tf22-reload", 2)
+    obs, _ = env.reset(seed=3)
+    before = env.table.state.to_json()
+    legal0 = int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+    illegal1 = int(np.flatnonzero(obs["player_1"]["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction):
+        env.step({"player_0": legal0, "player_1": illegal1})
+    assert env.table.state.to_json() == before

@@ -54,6 +54,13 @@ def broken(change):
     return data
 
 
+def with_offer(data, next_offer=2, **fields):
+    """An open offer from seat 0 to seat 2 (nothing for nothing unless ``fields`` say otherwise)."""
+    offer = {"offer": 1, "from": 0, "to": 2, "give": [], "take": [], "give_money": 0, "take_money": 0}
+    data["offers"] = [{**offer, **fields}]
+    data["next_offer"] = next_offer
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -70,6 +77,20 @@ def broken(change):
         (lambda d: d.__setitem__("money", [1, 2]), "one entry per seat"),
         (lambda d: d.__setitem__("featured", "magnet"), "featured must be one of"),
         (lambda d: d["this_turn"].pop("junk_trades"), "this_turn: missing field 'junk_trades'"),
+        (lambda d: d["lines"][0].__setitem__(0, ["x"]), r"lines\[0\]: unknown part \['x'\]"),
+        (lambda d: d["torsos"].__setitem__(0, ["t"]), r"torsos\[0\]: unknown torso"),
+        (lambda d: d["buyers"][0].__setitem__("id", ["b"]), "unknown buyer"),
+        (lambda d: d.__setitem__("robots_sold", [9, 0, 0]), "seat 0 has sold 9 robots; 0 to 4 can be"),
+        (lambda d: d["robots_sold"].__setitem__(0, 1), "robots sold do not match the sales listed"),
+        (lambda d: d.__setitem__("sales", [{}]), r"sales\[0\]: missing field 'seat'"),
+        (lambda d: d.__setitem__("turn_number", -3), "turns are numbered from 1"),
+        (lambda d: d.__setitem__("offered", [[7, 9]]), "must name two different seats"),
+        (lambda d: d["this_turn"].__setitem__("junk_trades", -5), "0 to 2 junk trades per turn"),
+        (lambda d: d["this_turn"].__setitem__("picks_left", 2), "only with the 'three new tiles' house rule"),
+        (lambda d: d["maintenance"].append("line_reset"), "4 line_reset maintenance tiles"),
+        (lambda d: with_offer(d, give_money=-1), "offer 1 has negative money"),
+        (lambda d: with_offer(d, next_offer=1), "distinct numbers below next_offer"),
+        (lambda d: with_offer(d, take=d["secret"][2][:1]), "offer 1 names a part nobody has seen"),
     ],
 )
 def test_malformed_states_name_the_bad_field(change, message):

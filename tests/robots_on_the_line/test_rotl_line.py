@@ -106,6 +106,16 @@ def test_flipping_switches_costs_1_and_keeps_two_on():
         state.apply(0, FlipSwitch(0, 0))
 
 
+def test_flips_are_not_limited_per_turn():
+    """Decision 8: any number of flips in one turn, $1 each."""
+    state = fresh()
+    set_hand(state, 0, [], money=3)
+    for on, off in [((0, 0), (0, 1)), ((0, 1), (1, 1)), ((1, 1), (0, 0))]:
+        state.apply(0, FlipSwitches(on, off))
+    assert state.switches == [[False, True], [False, True]] and state.money[0] == 0  # back where it began
+    assert state.turn == 0
+
+
 def test_the_on_off_variant_turns_one_switch_over():
     state = fresh(on_off_variant=True)
     set_hand(state, 0, [], money=2)

@@ -43,7 +43,8 @@ def choose(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return rng.choice(kinds[rng.choice(names)])
 
 
-def test_unseen_parts_never_reach_another_seat(server_factory, create_table) -> None:
+def test_unseen_parts_never_reach_another_seat(server_factory, create_table, monkeypatch) -> None:
+    monkeypatch.setenv("ROBOTABLE_ALLOW_POSITIONS", "1")  # a test server: a seeded table of three people
     server = server_factory()
     human = {"kind": "human"}
     made = create_table(server, [human, human, human], game=GAME, seed=SEED)

@@ -308,3 +308,16 @@ def test_bots_think_in_threads_without_blocking_other_tables(make_client, create
     assert move(client, table, 0, tokens[0], {"type": "play", "value": 3}).status_code == 200
     assert client.get("/api/tables").status_code == 200
     assert time.monotonic() - started < 1.2  # a blocked loop would take the bots' 1.5 s
+
+
+def test_a_chosen_seed_is_only_for_one_person_against_bots(client: TestClient) -> None:
+    """The seed fixes every shuffle: at a table of several people, whoever chose it could work out the
+    others' hidden cards. Refused there (403, nothing stored); allowed against bots."""
+    before = len(client.get("/api/tables").json())
+    body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, {"kind": "open"}], "seed": 5}
+    res = client.post("/api/tables", json=body)
+    assert res.status_code == 403 and "chosen seed" in res.json()["detail"]
+    assert len(client.get("/api/tables").json()) == before
+    res = client.post("/api/tables", json={**body, "seats": [HUMAN, BOT]})
+    assert res.status_code == 201, res.text
+    assert res.json()["table"]["id"]

@@ -26,6 +26,13 @@ def state_of(client: Any, table: str, seat: int, token: str) -> dict[str, Any]:
     return res.json()
 
 
+@pytest.fixture
+def client(make_client, monkeypatch):
+    """A test server's client: tables of several people may be given a seed (see docs/server.md)."""
+    monkeypatch.setenv("ROBOTABLE_ALLOW_POSITIONS", "1")
+    return make_client()
+
+
 def preview(client: Any, table: str, seat: int, token: str, action: dict[str, Any]) -> Any:
     return client.post(f"/api/tables/{table}/preview", json={"seat": seat, "token": token, "action": action})
 

@@ -199,7 +199,9 @@ def test_action_json_round_trip() -> None:
         ({"phase": "zap", "pending": None}, "'pending'"),
         ({"turn": 5}, "'turn'"),
         ({"specials": {"red": ["dash"], "yellow": ["dash"]}}, "each Special Order exists once"),
-        ({"rng": -1}, "rng"),
+        ({"rng": -1}, "field 'rng'"),
+        ({"colours": [1, "red"]}, "field 'colours'"),
+        ({"turn_order": [None, "red"]}, "field 'turn_order'"),
     ],
 )
 def test_bad_state_json_names_the_field(change: dict[str, object], message: str) -> None:
@@ -296,3 +298,14 @@ def test_integer_encoding_covers_every_legal_action() -> None:
         state.apply(seat, legal[rng.randrange(len(legal))])
     with pytest.raises(BadInput):
         action_from_index(10_000)
+
+
+def test_the_first_player_is_drawn_from_the_seed_and_turns_go_clockwise() -> None:
+    """Rules page decision: the first colour is drawn at setup (the same seed, the same first player)."""
+    firsts = set()
+    for seed in range(24):
+        state = GAME.start(3, seed=seed)
+        assert state.order == tuple((state.order[0] + i) % 3 for i in range(3))
+        assert GAME.start(3, seed=seed).order == state.order
+        firsts.add(state.order[0])
+    assert firsts == {0, 1, 2}

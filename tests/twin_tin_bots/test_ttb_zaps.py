@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ttb_helpers import crystals, position, robot, run, types
+from ttb_helpers import position, robot, run, types
 
 from robotable import IllegalAction
 from robotable.games.twin_tin_bots import Tile, ZapOrder
@@ -121,7 +121,12 @@ def test_forward_then_zap() -> None:
 
 
 def test_zap_does_not_pass_a_base() -> None:
-    state = position(robots={"red": [((1, 0), "E")], "yellow": [((4, -1), "E")]}, programs={"red": ["long_range_zap"]})
+    # the Base at (3, 0) stands between red at (1, 0) and yellow at (4, 0), on the long range zap's line
+    state = position(robots={"red": [((1, 0), "E")], "yellow": [((4, 0), "E")]}, programs={"red": ["long_range_zap"]})
+    assert state.board.base_at.get((3, 0)) is not None
     run(state)
-    assert state.view(None)["phase"] == "change"
-    assert crystals(state) == {}
+    assert state.view(None)["phase"] == "change"  # the pulse stopped at the Base: nobody to move
+    # in front of the Base the same zap hits yellow
+    state = position(robots={"red": [((1, 0), "E")], "yellow": [((2, 0), "E")]}, programs={"red": ["long_range_zap"]})
+    run(state)
+    assert state.view(None)["pending"]["robot"] == "yellow-A"

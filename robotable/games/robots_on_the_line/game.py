@@ -136,7 +136,7 @@ class _StateReader:
         return decode_value(self.data[key], tp, f"{GAME_ID} state: field {key!r}")
 
     def part(self, name: object, where: str) -> int:
-        if name not in PART_IDS:
+        if not isinstance(name, str) or name not in PART_IDS:
             raise self.fail(f"{where}: unknown part {name!r}")
         return PART_IDS[name]  # type: ignore[index]
 
@@ -146,7 +146,7 @@ class _StateReader:
     def torso(self, name: object, where: str) -> int:
         if name is None:
             return -1
-        if name not in TORSO_IDS:
+        if not isinstance(name, str) or name not in TORSO_IDS:
             raise self.fail(f"{where}: unknown torso {name!r}")
         return TORSO_IDS[name]  # type: ignore[index]
 
@@ -213,7 +213,7 @@ class _StateReader:
             for key in ("id", "requirements", "bonus_tiles", "money"):
                 if key not in b:
                     raise self.fail(f"{where}: missing field {key!r}")
-            if b["id"] not in BUYER_IDS:
+            if not isinstance(b["id"], str) or b["id"] not in BUYER_IDS:
                 raise self.fail(f"{where}: unknown buyer {b['id']!r}")
             reqs = decode_value(b["requirements"], list[str], f"{GAME_ID} state: {where}.requirements")
             bonus = decode_value(b["bonus_tiles"], list[str], f"{GAME_ID} state: {where}.bonus_tiles")
@@ -237,7 +237,7 @@ class _StateReader:
         state.gone = self.parts(self.get("out_of_game", list[str]), "out_of_game")
         state.gone_torsos = [self.torso(t, "out_of_game_torsos") for t in self.get("out_of_game_torsos", list[str])]
         state.boxed = self.parts(self.get("boxed", list[str]), "boxed")
-        state.sales = self.get("sales", list[dict[str, Any]])
+        state.sales = [self.sale(x, f"sales[{i}]", n) for i, x in enumerate(self.get("sales", list[dict[str, Any]]))]
         turn = self.get("this_turn", dict[str, Any])
         try:
             state.acquired = decode_value(turn["part_taken"], bool, "this_turn.part_taken")
@@ -262,6 +262,35 @@ class _StateReader:
         if problems:
             raise self.fail(problems[0])
         return state
+
+    def sale(self, x: dict[str, Any], where: str, n: int) -> dict[str, Any]:
+        """A robot sold, as the ``sold_robot`` event shows it (checked enough for views to draw it)."""
+        try:
+            seat = decode_value(x["seat"], int, where)
+            buyer = decode_value(x["buyer"], str, where)
+            layout = decode_value(x["layout"], list[list[Any]], where)
+            batteries = decode_value(x["batteries"], list[str], where)
+            magnets = decode_value(x["magnets"], list[str], where)
+            paid = decode_value(x["paid"], dict[str, Any], where)
+        except KeyError as exc:
+            raise self.fail(f"{where}: missing field {exc.args[0]!r}") from None
+        if seat not in range(n):
+            raise self.fail(f"{where}: seat must be 0 to {n - 1}, got {seat}")
+        if buyer not in BUYER_IDS:
+            raise self.fail(f"{where}: unknown buyer {buyer!r}")
+        for item in layout:
+            if not item or not isinstance(item[0], str) or (item[0] not in PART_IDS and item[0] not in TORSO_IDS):
+                raise self.fail(f"{where}: layout entries start with a part or torso id, got {item!r}")
+        for name in batteries + magnets:
+            self.part(name, where)
+        return {
+            "seat": seat,
+            "buyer": buyer,
+            "layout": layout,
+            "batteries": batteries,
+            "magnets": magnets,
+            "paid": paid,
+        }
 
     def offer(self, o: dict[str, Any], where: str, n: int) -> Any:
         try:

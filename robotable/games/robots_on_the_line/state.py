@@ -1157,15 +1157,44 @@ class RotlState(State):
             yield f"each line has {SPACES} spaces"
         if len(self.buyers) != BUYERS_IN_PLAY[n]:
             yield f"{n} players play with {BUYERS_IN_PLAY[n]} buyers, not {len(self.buyers)}"
-        if self.junk_trades > JUNK_TRADES:
-            yield f"at most {JUNK_TRADES} junk trades per turn"
+        if not 0 <= self.junk_trades <= JUNK_TRADES:
+            yield f"0 to {JUNK_TRADES} junk trades per turn"
+        if self.turn_number < 1:
+            yield "turns are numbered from 1"
+        if not 0 <= self.picks <= NEW_TILES_AFTER_SALE:
+            yield f"0 to {NEW_TILES_AFTER_SALE} tiles are left to pick"
+        if self.picks and not self.options["three_new_tiles"]:
+            yield "tiles are picked after a sale only with the 'three new tiles' house rule"
+        for seat in range(n):
+            if not 0 <= self.robots[seat] <= ROBOTS_TO_END:
+                yield f"seat {seat} has sold {self.robots[seat]} robots; 0 to {ROBOTS_TO_END} can be"
+            if sum(sale["seat"] == seat for sale in self.sales) != self.robots[seat]:
+                yield f"seat {seat}'s robots sold do not match the sales listed"
+        if self.options["family"]:
+            tiles: dict[str, int] = {}
+        else:
+            tiles = {"line_reset": self.options["line_resets"], "switch_flip": self.options["switch_flips"]}
+        for kind in set(tiles) | set(self.maint) | set(self.maint_discard):
+            if self.maint.count(kind) + self.maint_discard.count(kind) != tiles.get(kind, 0):
+                yield f"the game has {tiles.get(kind, 0)} {kind} maintenance tiles (stack and discard)"
+        for a, b in self.offered:
+            if a not in range(n) or b not in range(n) or a == b:
+                yield f"offers made this turn must name two different seats, got {(a, b)}"
+        numbers = [o[0] for o in self.offers]
+        if len(set(numbers)) != len(numbers) or any(not 0 < k < self.next_offer for k in numbers):
+            yield "offers need distinct numbers below next_offer"
         if not 0 <= self.turn < n:
             yield f"turn must be a seat from 0 to {n - 1}"
         if self.phase == PICK and self.picks <= 0:
             yield "picking tiles from the junk piles with none left to pick"
         for o in self.offers:
+            number, frm, to, give, _gt, take, _tt, give_money, take_money = o
             if not self._offer_feasible(o):
-                yield f"offer {o[0]} can no longer be carried out"
+                yield f"offer {number} can no longer be carried out"
+            if give_money < 0 or take_money < 0:
+                yield f"offer {number} has negative money"
+            if set(give) & set(self.secret[frm]) or set(take) & set(self.secret[to]):
+                yield f"offer {number} names a part nobody has seen"
         for r in range(len(REQUIREMENTS)):
             if sum(reqs.count(r) for reqs in self.buyer_reqs) > 1:
                 yield f"requirement tile {REQUIREMENTS[r].id} is on two buyers"

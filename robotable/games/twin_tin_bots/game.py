@@ -348,12 +348,15 @@ class _StateReader:
         except BadOptions as exc:
             raise BadInput(f"{GAME_ID} state: {exc}") from None
         if "rng" in d:
-            state.rng = Rng.from_json(d["rng"])
+            try:
+                state.rng = Rng.from_json(d["rng"])
+            except BadInput as exc:
+                raise self.fail("'rng'", str(exc)) from None
         names = state.colours
         C = len(names)
         if "colours" in d:
             given = self.list_(d["colours"], "'colours'")
-            if sorted(given) != sorted(names) or not all(isinstance(x, str) for x in given):
+            if not all(isinstance(x, str) for x in given) or sorted(given) != sorted(names):
                 raise self.fail("'colours'", f"these options and players use the colours {list(names)}, got {given!r}")
             if tuple(given) != names:
                 raise self.fail("'colours'", f"colours are listed clockwise: {list(names)}")
@@ -367,7 +370,7 @@ class _StateReader:
             raise self.fail("'controllers'", f"every seat 0-{n - 1} must play at least one colour")
         if "turn_order" in d:
             order = self.list_(d["turn_order"], "'turn_order'")
-            if sorted(order) != sorted(names) or not all(isinstance(x, str) for x in order):
+            if not all(isinstance(x, str) for x in order) or sorted(order) != sorted(names):
                 raise self.fail("'turn_order'", f"each of {list(names)} once, got {order!r}")
             state.order = tuple(names.index(x) for x in order)
         radius = state.board.radius
