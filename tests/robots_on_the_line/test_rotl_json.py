@@ -81,7 +81,7 @@ def with_offer(data, next_offer=2, **fields):
         (lambda d: d["torsos"].__setitem__(0, ["t"]), r"torsos\[0\]: unknown torso"),
         (lambda d: d["buyers"][0].__setitem__("id", ["b"]), "unknown buyer"),
         (lambda d: d.__setitem__("robots_sold", [9, 0, 0]), "seat 0 has sold 9 robots; 0 to 4 can be"),
-        (lambda d: d["robots_sold"].__setitem__(0, 1), "robots sold do not match the sales listed"),
+        (lambda d: d["robots_sold"].__setitem__(1, 0), "seat 1 has more sales listed than robots sold"),
         (lambda d: d.__setitem__("sales", [{}]), r"sales\[0\]: missing field 'seat'"),
         (lambda d: d.__setitem__("turn_number", -3), "turns are numbered from 1"),
         (lambda d: d.__setitem__("offered", [[7, 9]]), "must name two different seats"),
