@@ -111,6 +111,10 @@ class _Context:
 
 
 _CONTEXTS: dict[str, _Context] = {}
+#: Versions of Robotable states inside pyspiel states, for the observation and legal-action memos. A
+#: version is drawn when an :class:`_Engine` is built (a new game, a clone, an unpickled or deserialized
+#: state) and again when it changes; it is never pickled, so a state restored in another process (or
+#: in a forked worker) gets a version that process has never used for another state.
 _UIDS = itertools.count(1)
 #: The legal actions by index of the last (state version, seat) asked.
 _LEGAL: tuple[int, int, dict[int, Action]] = (0, -1, {})
@@ -124,11 +128,16 @@ class _Engine:
     check of the game's exact JSON round trip.
     """
 
-    __slots__ = ("own", "state")
+    __slots__ = ("own", "state", "version")
 
     def __init__(self, state: State, own: list[list[int]]) -> None:
         self.state = state
         self.own = own
+        self.version = next(_UIDS)
+
+    def changed(self) -> None:
+        """Mark a change of the state: memos of the old version no longer apply."""
+        self.version = next(_UIDS)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(self.state.clone(), [seat[:] for seat in self.own])
@@ -202,9 +211,14 @@ class RobotableSpielState(pyspiel.State):
         self._seed: list[int] = []  # the seed's bytes drawn so far
         self._steps = 0
         self._cut = False
-        self._uid = next(_UIDS)
 
     # -- access for checks and tools --------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The memo key of this state's position: unique in this process, never carried by a pickle
+        (0 at the opening chance nodes, where there is nothing to observe)."""
+        return 0 if self._engine is None else self._engine.version
 
     @property
     def ctx(self) -> _Context:
@@ -240,10 +254,10 @@ class RobotableSpielState(pyspiel.State):
         """``player``'s legal actions by index (remembered for the current state version)."""
         global _LEGAL
         uid, seat, legal = _LEGAL
-        if uid == self._uid and seat == player:
+        if uid == self.version and seat == player:
             return legal
         legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[arg-type, union-attr]
-        _LEGAL = (self._uid, player, legal)
+        _LEGAL = (self.version, player, legal)
         return legal
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -259,7 +273,6 @@ class RobotableSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         ctx = self.ctx
         if self._engine is None:
-            self._uid = next(_UIDS)
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise BadInput(f"a seed byte is 0 to {CHANCE_OUTCOMES - 1}, got {action}")
             self._seed = [*self._seed, int(action)]
@@ -277,9 +290,9 @@ class RobotableSpielState(pyspiel.State):
         for seat, options in zip(seats, legal):
             if actions[seat] not in options:
                 raise BadInput(f"{self.ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
-        self._uid = next(_UIDS)
         engine = self._engine
         assert engine is not None
+        engine.changed()
         for seat, options in zip(seats, legal):
             engine.state.apply_legal(seat, options[actions[seat]])
             engine.own[seat].append(actions[seat])
@@ -291,7 +304,7 @@ class RobotableSpielState(pyspiel.State):
         legal = self._legal(seat)
         if index not in legal:
             raise BadInput(f"{game.id}: action {index} is not legal for seat {seat} (legal: {sorted(legal)})")
-        self._uid = next(_UIDS)  # a new version: observation and legal-action memos no longer apply
+        self._engine.changed()  # type: ignore[union-attr]  # observation and legal-action memos no longer apply
         state.apply_legal(seat, legal[index])
         self._engine.own[seat].append(index)  # type: ignore[union-attr]
 
@@ -367,7 +380,7 @@ class RobotableObserver:
 
     def _data(self, state: RobotableSpielState, player: int) -> Any:
         """The JSON this observer shows ``player`` (cached per state version)."""
-        key = (state._uid, player, self.public, self.private)
+        key = (state.version, player, self.public, self.private)
         if key in _MEMO:
             return _MEMO[key]
         engine = state.robotable_state
@@ -387,7 +400,7 @@ class RobotableObserver:
             return
         self.tensor.fill(0.0)
         if "view" in self.dict:
-            key = (state._uid, player, self.public, self.private, self.ctx.tensor_size)
+            key = (state.version, player, self.public, self.private, self.ctx.tensor_size)
             vector = _MEMO.get(key)
             if vector is None:
                 data = self._data(state, player)

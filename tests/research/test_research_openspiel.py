@@ -236,7 +236,6 @@ def test_research_openspiel_no_leak(game_id: str, players: int) -> None:
         other = state.clone()
         resampled = state.robotable_state.determinize(0, Rng(step + 1))
         other._engine = _Engine(resampled, [seat[:] for seat in state._engine.own])
-        other._uid = -step - 1  # a new version for the observation caches
         changed += resampled.to_json() != state.robotable_state.to_json()
         assert _observations(other, 0) == _observations(state, 0)
         obs = np.asarray(state.observation_tensor(0))
