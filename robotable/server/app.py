@@ -24,8 +24,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import bots, gamedata
-from .errors import ApiError, Forbidden, from_game_error
+from . import account_api, bots, gamedata
+from .auth import OptionalAccount, RateLimits
+from .errors import ApiError, Forbidden, TooManyRequests, from_game_error
 from .hub import Connection
 from .schemas import (
     WS_INCOMING,
@@ -49,7 +50,7 @@ from .tables import TableManager, replay_json
 log = logging.getLogger("robotable.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)}
 #: Largest websocket message accepted (a move is a few hundred bytes).
 MAX_WS_MESSAGE = 64_000
 
@@ -59,12 +60,15 @@ def create_app(
     schema: str | None = None,
     bot_delay: float | None = None,
     allow_positions: bool | None = None,
+    rate_limit_storage: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
     ``schema`` puts the tables in a PostgreSQL schema; ``bot_delay`` is the pause before each bot move
     in seconds (default 0.6, or ``ROBOTABLE_BOT_DELAY``). ``allow_positions`` lets ``POST /api/tables``
     take a written start ``position`` (tests and puzzles; default off, or ``ROBOTABLE_ALLOW_POSITIONS=1``).
+    ``rate_limit_storage`` is a ``limits`` storage URI for the sign-in and chat limits (default in memory,
+    or ``ROBOTABLE_RATE_LIMIT_STORAGE``; ``redis://...`` shares them between server processes).
     """
     if bot_delay is None:
         bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
@@ -90,7 +94,9 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.state.limits = RateLimits(rate_limit_storage or os.environ.get("ROBOTABLE_RATE_LIMIT_STORAGE") or None)
     install_error_handlers(app)
+    app.include_router(account_api.router)
     add_pages(app)
     add_api(app)
     add_websocket(app)
@@ -110,7 +116,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyRequests) else None
+        return JSONResponse({"detail": exc.message}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(BadInput)
     async def bad_input(_: Request, exc: BadInput) -> JSONResponse:
@@ -198,10 +205,10 @@ def add_api(app: FastAPI) -> None:
         return await manager_of(request).list_tables(wanted)
 
     @app.post("/api/tables", tags=["tables"], status_code=201, response_model=CreatedTable, responses=ERRORS)
-    async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+    async def create_table(request: Request, body: CreateTable, account: OptionalAccount) -> dict[str, Any]:
         """Create a table; the answer holds each human seat's token and invite link (shown once)."""
         manager = manager_of(request)
-        live, tokens = await manager.create(body)
+        live, tokens = await manager.create(body, account=account)
         links = {seat: f"/table/{live.id}?seat={seat}&token={token}" for seat, token in tokens.items()}
         return {"table": manager.summary(live), "tokens": tokens, "links": links}
 
@@ -281,10 +288,14 @@ def add_api(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", tags=["seats"], responses=ERRORS)
     async def claim_seat(
-        request: Request, table_id: str, seat: int, body: Annotated[ClaimSeat | None, Body()] = None
+        request: Request,
+        table_id: str,
+        seat: int,
+        account: OptionalAccount,
+        body: Annotated[ClaimSeat | None, Body()] = None,
     ) -> dict[str, Any]:
         """Take an open seat; the answer holds its token and invite link."""
-        token = await manager_of(request).claim(table_id, seat, body.name if body else None)
+        token = await manager_of(request).claim(table_id, seat, body.name if body else None, account)
         return {"seat": seat, "token": token, "link": f"/table/{table_id}?seat={seat}&token={token}"}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["seats"], responses=ERRORS)

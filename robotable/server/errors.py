@@ -40,3 +40,19 @@ def from_game_error(exc: RobotableError) -> ApiError:
     if isinstance(exc, BadInput):
         return ApiError(str(exc))
     return ApiError(str(exc))
+
+
+class Unauthorized(ApiError):
+    """Not signed in (no session cookie, an expired session, or a wrong API token)."""
+
+    status = 401
+
+
+class TooManyRequests(ApiError):
+    """Too many attempts in too short a time (sign-in, chat); ``retry_after`` says when to try again."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

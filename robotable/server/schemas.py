@@ -41,6 +41,10 @@ class CreateTable(Strict):
         default=None, description="one per player; default: seat 0 human, the others random bots"
     )
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    hotseat: bool = Field(
+        default=False,
+        description="several person seats played from one device by the creator's account (never rated)",
+    )
     position: dict[str, Any] | None = Field(
         default=None,
         description="a written start position (the game's state JSON); only on servers started with "
@@ -103,6 +107,7 @@ class SeatOut(BaseModel):
     agent: str | None = Field(default=None, description="the agent that actually plays a bot seat")
     handed_to_bot: bool = False
     connected: bool = False
+    account: str | None = Field(default=None, description="the id of the account that plays this seat")
 
 
 class TableOut(BaseModel):
@@ -120,6 +125,8 @@ class TableOut(BaseModel):
     result: dict[str, Any] | None = None
     next_table: str | None = None
     undo_supported: bool = False
+    hotseat: bool = False
+    rated: bool = False
     created_at: str
     updated_at: str
 

@@ -33,7 +33,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -66,6 +68,11 @@ tables_table = Table(
     Column("parent", String(24), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # people (server/accounts.py): who made the table; hotseat tables (several seats on one device,
+    # chosen at creation) are never rated
+    Column("created_by", String(24), ForeignKey("robotable_accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("hotseat", Boolean, nullable=False, default=False, server_default=false()),
+    Column("rated", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -78,6 +85,10 @@ seats_table = Table(
     Column("difficulty", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("handed_to_bot", Boolean, nullable=False, default=False),
+    # the account that plays this seat (None: a bot, an open seat, or an invite not yet accepted)
+    Column(
+        "account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    ),
 )
 
 moves_table = Table(
@@ -132,6 +143,7 @@ class SeatRow:
     difficulty: str | None = None
     token_hash: str | None = None
     handed_to_bot: bool = False
+    account_id: str | None = None
 
 
 @dataclass
@@ -162,6 +174,9 @@ class TableRow:
     updated_at: datetime
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[MoveRow] = field(default_factory=list)
+    created_by: str | None = None
+    hotseat: bool = False
+    rated: bool = False
 
 
 class StaleTable(Exception):
@@ -187,10 +202,13 @@ class Storage:
 
     def create_schema(self) -> None:
         """Create (or check) the tables; refuse a database written by a newer version."""
+        from . import people_tables  # noqa: F401  (registers the accounts, sessions, invites and chat tables)
+
         with self.engine.begin() as conn:
             if self.schema:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
             metadata.create_all(conn)
+            _add_missing_columns(conn, self.schema)
             row = conn.execute(select(meta_table.c.value).where(meta_table.c.key == "schema_version")).first()
             if row is None:
                 conn.execute(insert(meta_table).values(key="schema_version", value=str(SCHEMA_VERSION)))
@@ -235,6 +253,9 @@ class Storage:
                     parent=row.parent,
                     created_at=row.created_at,
                     updated_at=row.updated_at,
+                    created_by=row.created_by,
+                    hotseat=row.hotseat,
+                    rated=row.rated,
                 )
             )
             conn.execute(
@@ -248,6 +269,7 @@ class Storage:
                         "difficulty": s.difficulty,
                         "token_hash": s.token_hash,
                         "handed_to_bot": s.handed_to_bot,
+                        "account_id": s.account_id,
                     }
                     for s in row.seats
                 ],
@@ -302,6 +324,7 @@ class Storage:
                     difficulty=seat.difficulty,
                     token_hash=seat.token_hash,
                     handed_to_bot=seat.handed_to_bot,
+                    account_id=seat.account_id,
                 )
             )
 
@@ -315,7 +338,7 @@ class Storage:
                     seats_table.c.seat == seat.seat,
                     seats_table.c.kind == "open",
                 )
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id)
             )
             if done.rowcount == 1:
                 conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(updated_at=now()))
@@ -346,7 +369,7 @@ class Storage:
                 return None
             table = _table_row(row)
             table.seats = [
-                SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot))
+                SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot), r.account_id)
                 for r in conn.execute(
                     select(seats_table).where(seats_table.c.table_id == table_id).order_by(seats_table.c.seat)
                 )
@@ -382,7 +405,27 @@ def _table_row(row: Any) -> TableRow:
         parent=row["parent"],
         created_at=_utc(row["created_at"]),
         updated_at=_utc(row["updated_at"]),
+        created_by=row["created_by"],
+        hotseat=bool(row["hotseat"]),
+        rated=bool(row["rated"]),
     )
+
+
+def _add_missing_columns(conn: Connection, schema: str | None) -> None:
+    """Add the columns a newer version declares to tables an older version created (each has a default)."""
+    inspector = inspect(conn)
+    for table in metadata.sorted_tables:
+        present = {c["name"] for c in inspector.get_columns(table.name, schema=schema)}
+        for column in table.columns:
+            if column.name in present:
+                continue
+            kind = column.type.compile(dialect=conn.dialect)
+            default = ""
+            if column.server_default is not None:
+                default = " DEFAULT " + str(column.server_default.arg.compile(dialect=conn.dialect))
+            null = "" if column.nullable else " NOT NULL"
+            prefix = f'"{schema}".' if schema else ""
+            conn.execute(text(f'ALTER TABLE {prefix}"{table.name}" ADD COLUMN "{column.name}" {kind}{default}{null}'))
 
 
 def _utc(value: datetime) -> datetime:

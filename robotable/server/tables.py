@@ -20,6 +20,7 @@ from robotable.core import Action, BadInput, Event, Game, RobotableError, State,
 from robotable.core.record import Record, replay, replay_views
 
 from . import bots
+from .accounts import Account
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
 from .hub import Hub
 from .previews import preview_hook, preview_json
@@ -183,8 +184,13 @@ class TableManager:
 
     # -- creating tables --------------------------------------------------------------------------
 
-    async def create(self, req: CreateTable, parent: str | None = None) -> tuple[LiveTable, dict[int, str]]:
-        """A new table; returns it and the token of every human seat."""
+    async def create(
+        self, req: CreateTable, parent: str | None = None, account: Account | None = None
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """A new table made by ``account``; returns it and the token of every human seat.
+
+        The creator sits at the first person seat (every person seat of a hotseat table).
+        """
         try:
             game = games.load(req.game)
             if req.position is not None:
@@ -209,6 +215,14 @@ class TableManager:
         seats = []
         for i, spec in enumerate(specs):
             seats.append(self._new_seat(i, spec, tokens))
+        if account is not None:
+            for seat in seats:
+                if seat.kind == "human":
+                    seat.account_id = account.id
+                    if specs[seat.seat].name is None:
+                        seat.name = account.display_name
+                    if not req.hotseat:
+                        break
         stamp = now()
         row = TableRow(
             id=_new_id(),
@@ -224,6 +238,10 @@ class TableManager:
             created_at=stamp,
             updated_at=stamp,
             seats=seats,
+            created_by=account.id if account else None,
+            hotseat=req.hotseat,
+            # hotseat tables, chosen seeds and written positions are never rated
+            rated=not req.hotseat and req.seed is None and req.position is None,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status = live.status()
@@ -446,8 +464,8 @@ class TableManager:
 
     # -- seats ------------------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, seat: int, name: str | None) -> str:
-        """Take an open seat; returns its new token."""
+    async def claim(self, table_id: str, seat: int, name: str | None, account: Account | None = None) -> str:
+        """Take an open seat (for ``account``); returns its new token."""
         live = await self.get(table_id)
         if not 0 <= seat < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
@@ -457,7 +475,9 @@ class TableManager:
         if live.state.is_over():
             raise Conflict("the game is over")
         token = new_token()
-        taken = SeatRow(seat, "human", name or f"Player {seat + 1}", None, hash_token(token))
+        default = account.display_name if account else f"Player {seat + 1}"
+        holder = account.id if account else None
+        taken = SeatRow(seat, "human", name or default, None, hash_token(token), account_id=holder)
         if not self.storage.claim_seat(live.id, taken):
             raise Conflict(f"seat {seat} was just taken")
         live.row.seats[seat] = taken
@@ -524,10 +544,10 @@ class TableManager:
             if s.kind == "bot":
                 seats.append(SeatRow(s.seat, "bot", s.name, s.difficulty))
             elif s.kind == "human":
-                seats.append(SeatRow(s.seat, "human", s.name, None, s.token_hash))
+                seats.append(SeatRow(s.seat, "human", s.name, None, s.token_hash, account_id=s.account_id))
             else:
                 seats.append(SeatRow(s.seat, "open", s.name))
-        new = await self._create_with_seats(req, seats, parent=live.id)
+        new = await self._create_with_seats(req, seats, parent=live.id, like=live.row)
         if self.storage.link_next(live.id, new.id):
             live.row.next_table = new.id
         else:  # someone else pressed first: use theirs
@@ -536,7 +556,9 @@ class TableManager:
         self.push_table(live)
         return await self.get(live.row.next_table or new.id)
 
-    async def _create_with_seats(self, req: CreateTable, seats: list[SeatRow], parent: str) -> LiveTable:
+    async def _create_with_seats(
+        self, req: CreateTable, seats: list[SeatRow], parent: str, like: TableRow
+    ) -> LiveTable:
         game = games.load(req.game)
         state = game.start(req.num_players, seed=None, options=req.options)
         stamp = now()
@@ -554,6 +576,9 @@ class TableManager:
             stamp,
             stamp,
             seats,
+            created_by=like.created_by,
+            hotseat=like.hotseat,
+            rated=like.rated,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status = live.status()
@@ -579,6 +604,7 @@ class TableManager:
                     "agent": bots.effective_agent(s.difficulty) if playing_bot else None,
                     "handed_to_bot": s.handed_to_bot,
                     "connected": s.seat in connected,
+                    "account": s.account_id,
                 }
             )
         return {
@@ -594,6 +620,8 @@ class TableManager:
             "result": live.row.result,
             "next_table": live.row.next_table,
             "undo_supported": live.game.undo_barriers is not None,
+            "hotseat": live.row.hotseat,
+            "rated": live.row.rated,
             "created_at": live.row.created_at.isoformat(),
             "updated_at": live.row.updated_at.isoformat(),
         }

@@ -183,3 +183,19 @@ def create_table() -> Callable[..., dict[str, Any]]:
 def pg_url() -> str:
     """The SQLAlchemy URL of the test PostgreSQL."""
     return PG_URL
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str | None]]:
+    """``(database URL, schema)``: an SQLite file, then PostgreSQL in a schema of its own (dropped after)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'people.db'}", None
+        return
+    import sqlalchemy
+
+    name = f"rt_test_{secrets.token_hex(6)}"
+    yield PG_URL, name
+    engine = sqlalchemy.create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    engine.dispose()
