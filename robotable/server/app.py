@@ -360,6 +360,7 @@ def add_websocket(app: FastAPI) -> None:
         conn = Connection(websocket, table_id, seat)
         conn.start()
         manager.hub.add(conn)
+        manager.clocks.presence(live, seat, manager.hub.connected_seats(table_id))
         conn.send(manager.message(live, seat, "snapshot"))
         manager.push_table(live)
         try:
@@ -380,7 +381,9 @@ def add_websocket(app: FastAPI) -> None:
             manager.hub.remove(conn)
             await conn.stop()
             if table_id in manager.live:
-                manager.push_table(manager.live[table_id])
+                left = manager.live[table_id]
+                manager.clocks.presence(left, seat, manager.hub.connected_seats(table_id))  # grace starts
+                manager.push_table(left)
 
 
 def parse_seat(value: str | None) -> int | None:

@@ -31,6 +31,16 @@ class SeatSpec(Strict):
     )
 
 
+class TimeControlSpec(Strict):
+    """A table's time control: ``live`` (a base time and an increment per turn; defaults: the game's own)
+    or ``turn`` (turn-based: 1, 2 or 3 days per move). See "Clocks" in docs/server.md."""
+
+    kind: Literal["live", "turn"] = "live"
+    base: int | None = Field(default=None, ge=1, le=4 * 3600, description="live: seconds on each clock")
+    increment: int | None = Field(default=None, ge=0, le=600, description="live: seconds added per turn")
+    days: Literal[1, 2, 3] | None = Field(default=None, description="turn-based: days per move")
+
+
 class CreateTable(Strict):
     """A new table: the game, the number of players, the game's options and each seat."""
 
@@ -45,6 +55,7 @@ class CreateTable(Strict):
         default=False,
         description="several person seats played from one device by the creator's account (never rated)",
     )
+    time_control: TimeControlSpec | None = Field(default=None, description="default: the game's live clock")
     position: dict[str, Any] | None = Field(
         default=None,
         description="a written start position (the game's state JSON); only on servers started with "
@@ -118,7 +129,7 @@ class TableOut(BaseModel):
     game_name: str
     num_players: int
     options: dict[str, Any]
-    status: Literal["open", "running", "finished"]
+    status: Literal["open", "running", "finished", "expired"]
     moves: int
     to_act: list[int]
     seats: list[SeatOut]
@@ -127,6 +138,7 @@ class TableOut(BaseModel):
     undo_supported: bool = False
     hotseat: bool = False
     rated: bool = False
+    clock: dict[str, Any] | None = Field(default=None, description="the time control and each seat's clock")
     created_at: str
     updated_at: str
 

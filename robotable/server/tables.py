@@ -19,7 +19,7 @@ from robotable import games
 from robotable.core import Action, BadInput, Event, Game, RobotableError, State, visible_events
 from robotable.core.record import Record, replay, replay_views
 
-from . import bots
+from . import bots, clocks, timers
 from .accounts import Account
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
 from .hub import Hub
@@ -107,7 +107,9 @@ class TableManager:
         self.bot_delay = bot_delay
         self.allow_positions = allow_positions
         self.hub = Hub()
+        self.clocks = clocks.Clocks(storage)
         self.live: dict[str, LiveTable] = {}
+        self.timers: asyncio.Task[None] | None = None
         self._loading = asyncio.Lock()
         self.closing = False
 
@@ -122,10 +124,15 @@ class TableManager:
                 log.exception("table %s cannot be resumed", table_id)
                 continue
             self.kick_bots(live)
+        self.timers = asyncio.create_task(timers.run(self))
 
     async def stop(self) -> None:
-        """Cancel the bot runners."""
+        """Cancel the bot runners and the timers."""
         self.closing = True
+        if self.timers is not None:
+            self.timers.cancel()
+            with contextlib.suppress(BaseException):
+                await self.timers
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
@@ -144,6 +151,7 @@ class TableManager:
                 if row is None:
                     raise NotFound(f"no table {table_id!r}")
                 live = self._rebuild(row)
+                self.clocks.forget(table_id)  # read the clocks again with the table
                 self._evict()
                 self.live[table_id] = live
         return live
@@ -205,6 +213,7 @@ class TableManager:
         if len(specs) != req.num_players:
             raise ApiError(f"seats lists {len(specs)} seats but num_players is {req.num_players}")
         people = sum(spec.kind != "bot" for spec in specs)
+        control = clocks.choose(game.id, req.time_control)
         if req.seed is not None and people > 1 and not self.allow_positions:
             # the seed fixes every shuffle: whoever chose it could work out the others' hidden cards
             raise Forbidden(
@@ -246,6 +255,8 @@ class TableManager:
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status = live.status()
         self.storage.create_table(row)
+        self.clocks.create(row.id, control, seats)
+        self.clocks.sync(live)
         self.live[row.id] = live
         self.kick_bots(live)
         return live, tokens
@@ -323,6 +334,8 @@ class TableManager:
             live.state.check(seat, action)
         except RobotableError as exc:
             raise from_game_error(exc) from None
+        if live.row.status == "expired":
+            raise Conflict("this table has expired (see the expiry policy in docs/server.md)")
         new_state = live.state.clone()
         before = _rng_state(new_state)
         events = new_state.apply_legal(seat, action)
@@ -341,6 +354,7 @@ class TableManager:
         live.events.append(events)
         live.random_moves.append(_rng_state(new_state) != before)
         live.waiting.append(new_state.to_act())
+        self.clocks.sync(live)
         new_events = len(live.events) - 1
         self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=new_events))
         return events
@@ -458,6 +472,7 @@ class TableManager:
             live.waiting = rebuilt.waiting
             del live.row.moves[keep:]
             live.row.num_moves, live.row.status, live.row.result, live.row.updated_at = keep, status, None, stamp
+            self.clocks.sync(live)
             self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason="undo"))
         self.kick_bots(live)
         return {"moves": keep, "undone": undone}
@@ -484,6 +499,8 @@ class TableManager:
         if live.row.status == "open" and live.status() != "open":
             live.row.status = live.status()
             self.storage.set_status(live.id, live.row.status)
+        self.clocks.presence(live, seat, self.hub.connected_seats(live.id))  # away until their page connects
+        self.clocks.sync(live)
         self.push_table(live)
         self.kick_bots(live)
         return token
@@ -501,8 +518,7 @@ class TableManager:
             raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
         if row.kind == "bot" or row.handed_to_bot:
             raise Conflict(f"seat {target} is already played by a bot")
-        if target in self.hub.connected_seats(live.id):
-            raise Conflict(f"seat {target}'s player is connected; only an absent player's seat can be handed over")
+        self.clocks.check_hand_over(live, target, self.hub.connected_seats(live.id))
         try:
             spec = bots.check_difficulty(difficulty)
         except BadInput as exc:
@@ -512,6 +528,8 @@ class TableManager:
         else:
             row.handed_to_bot, row.difficulty = True, spec
         self.storage.update_seat(live.id, row)
+        self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {seat}")
+        self.clocks.sync(live)
         if live.row.status == "open" and live.status() != "open":
             live.row.status = live.status()
             self.storage.set_status(live.id, live.row.status)
@@ -527,6 +545,9 @@ class TableManager:
         async with live.lock:
             row.handed_to_bot, row.difficulty = False, None
             self.storage.update_seat(live.id, row)
+            self.clocks.reclaimed(live, seat)
+            self.clocks.note(live, seat, "reclaimed", "taken back from the bot by its player")
+            self.clocks.sync(live)
         self.push_table(live, full=True)
 
     async def again(self, table_id: str, seat: int, token: str) -> LiveTable:
@@ -547,7 +568,9 @@ class TableManager:
                 seats.append(SeatRow(s.seat, "human", s.name, None, s.token_hash, account_id=s.account_id))
             else:
                 seats.append(SeatRow(s.seat, "open", s.name))
-        new = await self._create_with_seats(req, seats, parent=live.id, like=live.row)
+        new = await self._create_with_seats(
+            req, seats, parent=live.id, like=live.row, control=self.clocks.of(live).control
+        )
         if self.storage.link_next(live.id, new.id):
             live.row.next_table = new.id
         else:  # someone else pressed first: use theirs
@@ -557,7 +580,7 @@ class TableManager:
         return await self.get(live.row.next_table or new.id)
 
     async def _create_with_seats(
-        self, req: CreateTable, seats: list[SeatRow], parent: str, like: TableRow
+        self, req: CreateTable, seats: list[SeatRow], parent: str, like: TableRow, control: clocks.TimeControl
     ) -> LiveTable:
         game = games.load(req.game)
         state = game.start(req.num_players, seed=None, options=req.options)
@@ -583,6 +606,8 @@ class TableManager:
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status = live.status()
         self.storage.create_table(row)
+        self.clocks.create(row.id, control, seats)
+        self.clocks.sync(live)
         self.live[row.id] = live
         self.kick_bots(live)
         return live
@@ -622,6 +647,7 @@ class TableManager:
             "undo_supported": live.game.undo_barriers is not None,
             "hotseat": live.row.hotseat,
             "rated": live.row.rated,
+            "clock": self.clocks.view(live, connected),
             "created_at": live.row.created_at.isoformat(),
             "updated_at": live.row.updated_at.isoformat(),
         }
@@ -712,7 +738,9 @@ class TableManager:
         if not live.state.is_over():
             raise Conflict("the record holds every secret: it is available when the game is over")
         self._check_replayable(live)
-        return live.record().to_json()
+        record = live.record()
+        record.meta["seat_notes"] = self.clocks.of(live).notes  # time-outs and hand-overs
+        return record.to_json()
 
     @staticmethod
     def _check_replayable(live: LiveTable) -> None:

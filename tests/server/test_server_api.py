@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from clock_helpers import timeless
 from fastapi.testclient import TestClient
 
 HUMAN = {"kind": "human"}
@@ -12,10 +13,11 @@ BOT = {"kind": "bot", "difficulty": "random"}
 
 
 def state(client: TestClient, table: str, seat: int | None = None, token: str | None = None) -> dict[str, Any]:
+    """The snapshot, without what only the passing of time changes (a running clock's time left)."""
     params = {} if seat is None else {"seat": seat, "token": token}
     res = client.get(f"/api/tables/{table}/state", params=params)
     assert res.status_code == 200, res.text
-    return res.json()
+    return timeless(res.json())
 
 
 def move(client: TestClient, table: str, seat: int, token: str, action: Any, **extra: Any):
@@ -181,7 +183,7 @@ def test_undo_is_for_games_against_bots_only(client: TestClient, create_table) -
 
 
 def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table) -> None:
-    made = create_table(client, [HUMAN, {"kind": "open"}])
+    made = create_table(client, [HUMAN, {"kind": "open"}], time_control={"kind": "live", "base": 1, "increment": 0})
     table, tokens = made["table"]["id"], made["tokens"]
     assert made["table"]["status"] == "open"
     assert client.post(f"/api/tables/{table}/seats/0/claim", json={}).status_code == 409
@@ -191,11 +193,15 @@ def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table)
     assert client.post(f"/api/tables/{table}/seats/1/claim", json={}).status_code == 409
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "running" and summary["seats"][1]["name"] == "Ann"
-    # Ann leaves; seat 0 hands her seat to a bot, which then plays for her
+    # Ann leaves; once her clock has run out, seat 0 hands her seat to a bot, which then plays for her
     bad = client.post(f"/api/tables/{table}/seats/1/bot", json={"seat": 0, "token": "x", "difficulty": "random"})
     assert bad.status_code == 403
     own = client.post(f"/api/tables/{table}/seats/0/bot", json={"seat": 0, "token": tokens[0], "difficulty": "random"})
     assert own.status_code == 409
+    body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
+    early = client.post(f"/api/tables/{table}/seats/1/bot", json=body)
+    assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
+    time.sleep(1.1)
     res = client.post(f"/api/tables/{table}/seats/1/bot", json={"seat": 0, "token": tokens[0], "difficulty": "random"})
     assert res.status_code == 200 and res.json()["seats"][1]["handed_to_bot"] is True
     assert move(client, table, 1, token1, {"type": "play", "value": 3}).status_code == 409

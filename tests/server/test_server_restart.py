@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from clock_helpers import timeless
+
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
 
@@ -13,7 +15,7 @@ def snapshot(server, table: str, seat: int | None = None, token: str | None = No
     params = {} if seat is None else {"seat": seat, "token": token}
     res = server.api("GET", f"/api/tables/{table}/state", params=params)
     assert res.status_code == 200, res.text
-    data = res.json()
+    data = timeless(res.json())  # the clocks' deadlines stay: they survive the restart
     data["table"].pop("updated_at")
     for s in data["table"]["seats"]:
         s.pop("connected")

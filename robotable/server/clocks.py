@@ -1,0 +1,489 @@
+"""Table clocks: time controls, per-seat clocks kept as deadlines in the database, time-outs fired once,
+and the hand-over policy (when the others may hand a seat to a bot). See docs/server.md, "Clocks".
+
+A table's time control is chosen at creation:
+
+- ``live``: each seat has a bank of time (``base`` seconds) that runs down while the game waits for it,
+  and gains ``increment`` seconds each time the seat hands the move on. The defaults are the game's own
+  (``data/time_control.json`` in its package). A live clock may go below zero: the player may still move
+  until someone hands the seat to a bot.
+- ``turn``: turn-based, 1, 2 or 3 days for each move.
+
+A running clock is stored as its deadline (a timestamp), a stopped one as the time it has left, so a
+restarted server (or another process) reads the same clocks. Every seat the game waits for has its
+clock running, several at once in a simultaneous choice; bots, seats handed to bots and open seats have
+no running clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    and_,
+    delete,
+    insert,
+    select,
+    update,
+)
+
+from robotable.core import RobotableError
+
+from .errors import ApiError, Conflict
+from .storage import SeatRow, Storage, metadata, now
+
+if TYPE_CHECKING:
+    from .schemas import TimeControlSpec
+    from .tables import LiveTable
+
+log = logging.getLogger("robotable.server")
+
+LIVE, TURN = "live", "turn"
+#: Days per move a turn-based table may take.
+TURN_DAYS = (1, 2, 3)
+#: The live time control of a game that declares none.
+DEFAULT_LIVE = {"base": 600, "increment": 30}
+DAY_MS = 86_400_000
+#: A player who takes their seat back from a bot has at least this on a live clock (or the base time,
+#: if that is shorter).
+RECLAIM_MS = 60_000
+
+clocks_table = Table(
+    "robotable_clocks",
+    metadata,
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("control", JSON, nullable=False),
+)
+
+seat_clocks_table = Table(
+    "robotable_seat_clocks",
+    metadata,
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("remaining_ms", BigInteger, nullable=False),  # time left when stopped
+    Column("deadline", DateTime(timezone=True), nullable=True, index=True),  # set while running
+    Column("timed_out", Boolean, nullable=False, default=False),  # the time-out of this run was fired
+    Column("away_deadline", DateTime(timezone=True), nullable=True),  # live: end of a disconnection's grace
+)
+
+seat_notes_table = Table(
+    "robotable_seat_notes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), index=True),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # timeout, handed_to_bot, reclaimed
+    Column("move", Integer, nullable=False),
+    Column("detail", String(120), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A table's time control (see the module docstring)."""
+
+    kind: str
+    base: int = 0
+    increment: int = 0
+    days: int = 0
+
+    @property
+    def allowance_ms(self) -> int:
+        """A fresh clock: the base time (live) or one move's days (turn-based)."""
+        return self.base * 1000 if self.kind == LIVE else self.days * DAY_MS
+
+    def label(self) -> str:
+        """``5 min + 20 s`` or ``2 days per move``."""
+        if self.kind == TURN:
+            return f"{self.days} day{'s' if self.days > 1 else ''} per move"
+        base = f"{self.base // 60} min" if self.base % 60 == 0 and self.base >= 60 else f"{self.base} s"
+        return f"{base} + {self.increment} s"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == TURN:
+            return {"kind": TURN, "days": self.days, "label": self.label()}
+        return {"kind": LIVE, "base": self.base, "increment": self.increment, "label": self.label()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TimeControl:
+        """A stored time control."""
+        if data.get("kind") == TURN:
+            return cls(TURN, days=int(data["days"]))
+        return cls(LIVE, base=int(data["base"]), increment=int(data["increment"]))
+
+
+@lru_cache(maxsize=32)
+def game_default(game_id: str) -> TimeControl:
+    """The game's default live time control, from ``time_control.json`` in its package's data folder."""
+    from .gamedata import data_dir  # gamedata imports the table manager, which imports this module
+
+    try:
+        path = data_dir(game_id) / "time_control.json"
+        live = json.loads(path.read_text())["live"] if path.is_file() else DEFAULT_LIVE
+    except (OSError, ValueError, KeyError, TypeError, ApiError):
+        log.warning("game %s: unreadable time_control.json, using %s", game_id, DEFAULT_LIVE)
+        live = DEFAULT_LIVE
+    return TimeControl(LIVE, base=int(live["base"]), increment=int(live["increment"]))
+
+
+def choose(game_id: str, spec: TimeControlSpec | None) -> TimeControl:
+    """The time control of a new table: the request's, completed by the game's defaults."""
+    default = game_default(game_id)
+    if spec is None:
+        return default
+    if spec.kind == TURN:
+        if spec.base is not None or spec.increment is not None:
+            raise ApiError("time_control: a turn-based table takes days, not base or increment")
+        return TimeControl(TURN, days=spec.days or 1)
+    if spec.days is not None:
+        raise ApiError("time_control: a live table takes base and increment, not days")
+    base = default.base if spec.base is None else spec.base
+    increment = default.increment if spec.increment is None else spec.increment
+    return TimeControl(LIVE, base=base, increment=increment)
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """Server-wide clock settings (environment variables, for operators and tests)."""
+
+    #: Seconds a disconnected player of a live table keeps their seat before the others may hand it to
+    #: a bot (``ROBOTABLE_GRACE_SECONDS``).
+    grace: float = 90.0
+    #: Seconds between two looks for time-outs (``ROBOTABLE_CLOCK_TICK``).
+    tick: float = 1.0
+
+    @classmethod
+    def from_env(cls) -> ClockSettings:
+        return cls(
+            grace=float(os.environ.get("ROBOTABLE_GRACE_SECONDS", cls.grace)),
+            tick=float(os.environ.get("ROBOTABLE_CLOCK_TICK", cls.tick)),
+        )
+
+
+@dataclass
+class SeatClock:
+    """One seat's clock."""
+
+    seat: int
+    remaining_ms: int
+    deadline: datetime | None = None
+    timed_out: bool = False
+    away_deadline: datetime | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.deadline is not None
+
+    def left_ms(self, at: datetime) -> int:
+        """Time left at ``at`` (negative once run out, on a live clock)."""
+        if self.deadline is None:
+            return self.remaining_ms
+        return int((self.deadline - at).total_seconds() * 1000)
+
+
+@dataclass
+class TableClock:
+    """A table's time control, its seats' clocks and the notes of time-outs and hand-overs."""
+
+    control: TimeControl
+    seats: list[SeatClock]
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _ms(ms: int) -> timedelta:
+    return timedelta(milliseconds=ms)
+
+
+class Clocks:
+    """Every table's clock: stored in the database, cached per live table, changed only through here."""
+
+    def __init__(self, storage: Storage, settings: ClockSettings | None = None) -> None:
+        self.storage = storage
+        self.settings = settings or ClockSettings.from_env()
+        self.cache: dict[str, TableClock] = {}
+
+    # -- storage ----------------------------------------------------------------------------------
+
+    def create(self, table_id: str, control: TimeControl, seats: list[SeatRow]) -> TableClock:
+        """Store a new table's clocks (every person starts away until their page connects)."""
+        stamp = now()
+        away = stamp + timedelta(seconds=self.settings.grace)
+        clock = TableClock(
+            control,
+            [SeatClock(s.seat, control.allowance_ms, away_deadline=away if s.kind == "human" else None) for s in seats],
+        )
+        with self.storage.transaction() as conn:
+            conn.execute(insert(clocks_table).values(table_id=table_id, control=control.to_json()))
+            conn.execute(
+                insert(seat_clocks_table),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": c.seat,
+                        "remaining_ms": c.remaining_ms,
+                        "deadline": None,
+                        "timed_out": False,
+                        "away_deadline": c.away_deadline,
+                    }
+                    for c in clock.seats
+                ],
+            )
+        self.cache[table_id] = clock
+        return clock
+
+    def load(self, table_id: str) -> TableClock | None:
+        """A table's clocks as stored, or None for a table stored before clocks existed."""
+        with self.storage.engine.connect() as conn:
+            row = conn.execute(select(clocks_table.c.control).where(clocks_table.c.table_id == table_id)).first()
+            if row is None:
+                return None
+            seats = [
+                SeatClock(r.seat, int(r.remaining_ms), _utc(r.deadline), bool(r.timed_out), _utc(r.away_deadline))
+                for r in conn.execute(
+                    select(seat_clocks_table)
+                    .where(seat_clocks_table.c.table_id == table_id)
+                    .order_by(seat_clocks_table.c.seat)
+                )
+            ]
+            notes = [
+                {"seat": r.seat, "kind": r.kind, "move": r.move, "detail": r.detail, "at": _utc(r.at).isoformat()}
+                for r in conn.execute(
+                    select(seat_notes_table)
+                    .where(seat_notes_table.c.table_id == table_id)
+                    .order_by(seat_notes_table.c.id)
+                )
+            ]
+        return TableClock(TimeControl.from_json(dict(row[0])), seats, notes)
+
+    def forget(self, table_id: str) -> None:
+        """Drop the cached clocks (the next use reads them again)."""
+        self.cache.pop(table_id, None)
+
+    def of(self, live: LiveTable) -> TableClock:
+        """The table's clocks (a table stored before clocks existed gets the game's default now)."""
+        clock = self.cache.get(live.id)
+        if clock is None:
+            clock = self.load(live.id)
+            if clock is None:
+                clock = self.create(live.id, game_default(live.row.game), live.row.seats)
+                self.sync(live)
+            self.cache[live.id] = clock
+        return clock
+
+    def _store(self, table_id: str, seat: int, **values: Any) -> None:
+        """Write some fields of a seat's clock (only those: ``timed_out`` is the time-out firer's)."""
+        with self.storage.transaction() as conn:
+            conn.execute(
+                update(seat_clocks_table)
+                .where(seat_clocks_table.c.table_id == table_id, seat_clocks_table.c.seat == seat)
+                .values(**values)
+            )
+
+    def note(self, live: LiveTable, seat: int, kind: str, detail: str) -> None:
+        """Write a time-out or hand-over into the table's notes (shown with the result and the record)."""
+        stamp = now()
+        entry = {"seat": seat, "kind": kind, "move": len(live.moves), "detail": detail[:120], "at": stamp}
+        with self.storage.transaction() as conn:
+            conn.execute(insert(seat_notes_table).values(table_id=live.id, **entry))
+        self.of(live).notes.append({**entry, "at": stamp.isoformat()})
+
+    def drop(self, table_id: str) -> None:
+        """Remove a table's clocks and notes (an expired table)."""
+        with self.storage.transaction() as conn:
+            for t in (seat_clocks_table, clocks_table):
+                conn.execute(delete(t).where(t.c.table_id == table_id))
+        self.forget(table_id)
+
+    # -- running and stopping -----------------------------------------------------------------------
+
+    @staticmethod
+    def owing(live: LiveTable) -> set[int]:
+        """Seats whose clock runs: people (not bots, not handed to bots, not open) the game waits for."""
+        if live.state.is_over():
+            return set()
+        return {s for s in live.state.to_act() if live.seat(s).kind == "human" and not live.is_bot(s)}
+
+    def sync(self, live: LiveTable, at: datetime | None = None) -> bool:
+        """Start the clocks of the seats the game now waits for and stop the others; True if any changed.
+
+        A stopping live clock keeps what it has left plus the increment; a turn-based one is reset for
+        the next move. Starting a clock clears its fired time-out.
+        """
+        clock = self.of(live)
+        at = at or now()
+        owing = self.owing(live)
+        changed = False
+        for c in clock.seats:
+            if c.running and c.seat not in owing:
+                left = c.left_ms(at)
+                if clock.control.kind == LIVE:
+                    c.remaining_ms = left + clock.control.increment * 1000
+                else:
+                    c.remaining_ms = clock.control.allowance_ms
+                c.deadline = None
+                self._store(live.id, c.seat, remaining_ms=c.remaining_ms, deadline=None)
+                changed = True
+            elif not c.running and c.seat in owing:
+                c.deadline = at + _ms(c.remaining_ms)
+                c.timed_out = False
+                self._store(live.id, c.seat, deadline=c.deadline, timed_out=False)
+                changed = True
+        return changed
+
+    def reclaimed(self, live: LiveTable, seat: int) -> None:
+        """A player took their seat back from a bot: a live clock has at least a minute (or its base)."""
+        clock = self.of(live)
+        c = clock.seats[seat]
+        if clock.control.kind == LIVE and not c.running:
+            c.remaining_ms = max(c.remaining_ms, min(RECLAIM_MS, clock.control.allowance_ms))
+        c.away_deadline = None
+        self._store(live.id, seat, remaining_ms=c.remaining_ms, away_deadline=None)
+
+    # -- presence ---------------------------------------------------------------------------------
+
+    def presence(self, live: LiveTable, seat: int | None, connected: set[int]) -> bool:
+        """A seat's page connected or left: start or clear its grace countdown; True if it changed."""
+        if seat is None or not 0 <= seat < live.row.num_players:
+            return False
+        c = self.of(live).seats[seat]
+        if seat in connected:
+            if c.away_deadline is None:
+                return False
+            c.away_deadline = None
+        else:
+            if c.away_deadline is not None:
+                return False
+            c.away_deadline = now() + timedelta(seconds=self.settings.grace)
+        self._store(live.id, seat, away_deadline=c.away_deadline)
+        return True
+
+    # -- the hand-over policy -----------------------------------------------------------------------
+
+    def why_not_hand_over(self, live: LiveTable, target: int, connected: set[int], at: datetime) -> str | None:
+        """None if the others may hand ``target`` to a bot now, else the reason they may not.
+
+        A person's seat may be handed over once its clock has run out, or, on a live table, once its
+        player has been disconnected for the whole grace period. An open seat (nobody took it) may be
+        filled by a bot at any time.
+        """
+        row = live.seat(target)
+        if row.kind == "open":
+            return None
+        clock = self.of(live)
+        c = clock.seats[target]
+        if c.left_ms(at) <= 0:
+            return None
+        live_table = clock.control.kind == LIVE
+        if live_table and target not in connected and c.away_deadline is not None and c.away_deadline <= at:
+            return None
+        parts = [f"its clock has {_duration(c.left_ms(at))} left"]
+        if live_table and target in connected:
+            parts.append("its player is connected")
+        elif live_table and c.away_deadline is not None:
+            parts.append(f"its player is away and has {(c.away_deadline - at).total_seconds():.0f} s more to come back")
+        rule = "once its clock runs out"
+        if live_table:
+            rule += f", or once its player has been away for the whole grace period ({self.settings.grace:.0f} s)"
+        return f"seat {target} cannot be handed to a bot yet: {' and '.join(parts)} (a seat can be handed over {rule})"
+
+    def check_hand_over(self, live: LiveTable, target: int, connected: set[int]) -> None:
+        """Conflict naming the reason unless ``target`` may be handed to a bot now."""
+        # the database is the truth: another process may have moved the clocks on
+        fresh = self.load(live.id)
+        if fresh is not None:
+            self.cache[live.id] = fresh
+        reason = self.why_not_hand_over(live, target, connected, now())
+        if reason is not None:
+            raise Conflict(reason)
+
+    # -- time-outs --------------------------------------------------------------------------------
+
+    def fire_due(self, at: datetime | None = None) -> list[tuple[str, int]]:
+        """Mark every run-out clock as timed out; returns the ``(table, seat)`` this process fired.
+
+        Each time-out is fired once over every process sharing the database: the conditional update
+        (``timed_out`` still false) is a compare-and-set on the row, and only the process whose update
+        changed the row reports it.
+        """
+        at = at or now()
+        c = seat_clocks_table.c
+        due = and_(c.deadline.is_not(None), c.deadline <= at, c.timed_out.is_(False))
+        fired = []
+        with self.storage.engine.connect() as conn:
+            candidates = [(r.table_id, r.seat) for r in conn.execute(select(c.table_id, c.seat).where(due).limit(500))]
+        for table_id, seat in candidates:
+            with self.storage.transaction() as conn:
+                done = conn.execute(
+                    update(seat_clocks_table).where(c.table_id == table_id, c.seat == seat, due).values(timed_out=True)
+                )
+            if done.rowcount == 1:
+                fired.append((table_id, seat))
+        return fired
+
+    # -- what clients see -------------------------------------------------------------------------
+
+    def view(self, live: LiveTable, connected: set[int]) -> dict[str, Any] | None:
+        """The clocks as the table summary shows them: durations at the server's ``now``, so a browser
+        ticks them down from the moment it receives them, whatever its own clock says."""
+        try:
+            clock = self.of(live)
+        except (RobotableError, OSError):
+            return None
+        at = now()
+        seats = []
+        for c in clock.seats:
+            away_ms = None
+            if clock.control.kind == LIVE and c.away_deadline is not None and c.seat not in connected:
+                away_ms = max(0, int((c.away_deadline - at).total_seconds() * 1000))
+            seats.append(
+                {
+                    "seat": c.seat,
+                    "running": c.running,
+                    "left_ms": c.left_ms(at),
+                    "deadline": c.deadline.isoformat() if c.deadline else None,
+                    "timed_out": c.left_ms(at) <= 0,
+                    "away_ms": away_ms,
+                    "can_hand_over": self.why_not_hand_over(live, c.seat, connected, at) is None
+                    and live.seat(c.seat).kind != "bot"
+                    and not live.seat(c.seat).handed_to_bot
+                    and not live.state.is_over(),
+                }
+            )
+        return {
+            "control": clock.control.to_json(),
+            "now": at.isoformat(),
+            "grace": self.settings.grace,
+            "seats": seats,
+            "notes": list(clock.notes),
+        }
+
+
+def _duration(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    if seconds >= 86400:
+        return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
