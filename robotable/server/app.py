@@ -194,15 +194,22 @@ def add_api(app: FastAPI) -> None:
     @app.get("/api/tables", tags=["tables"], response_model=list[TableOut])
     async def list_tables(
         request: Request,
-        status: Annotated[list[str] | None, Query(description="open, running, finished (repeatable)")] = None,
+        status: Annotated[list[str] | None, Query(description="open, running, finished, expired (repeatable)")] = None,
+        game: Annotated[str | None, Query(max_length=60, description="only this game's tables")] = None,
+        open_seats: Annotated[bool, Query(description="only tables with a seat anyone may take")] = False,
     ) -> list[dict[str, Any]]:
-        """Tables, most recently active first (default: open and running)."""
-        allowed = {"open", "running", "finished"}
+        """Tables, most recently active first (default: open and running), filtered (docs/server.md)."""
+        allowed = ("open", "running", "finished", "expired")
         wanted = status or ["open", "running"]
         bad = [s for s in wanted if s not in allowed]
         if bad:
-            raise ApiError(f"unknown status {bad[0]!r} (one of: open, running, finished)")
-        return await manager_of(request).list_tables(wanted)
+            raise ApiError(f"unknown status {bad[0]!r} (one of: {', '.join(allowed)})")
+        if game is not None and game not in games.available():
+            raise ApiError(f"unknown game {game!r} (one of: {', '.join(games.available())})")
+        tables = await manager_of(request).list_tables(wanted, game=game)
+        if open_seats:
+            tables = [t for t in tables if any(s["kind"] == "open" for s in t["seats"])]
+        return tables
 
     @app.post("/api/tables", tags=["tables"], status_code=201, response_model=CreatedTable, responses=ERRORS)
     async def create_table(request: Request, body: CreateTable, account: OptionalAccount) -> dict[str, Any]:

@@ -297,11 +297,12 @@ class Clocks:
 
     def note(self, live: LiveTable, seat: int, kind: str, detail: str) -> None:
         """Write a time-out or hand-over into the table's notes (shown with the result and the record)."""
+        clock = self.of(live)  # read before the insert, which it would otherwise hold already
         stamp = now()
         entry = {"seat": seat, "kind": kind, "move": len(live.moves), "detail": detail[:120], "at": stamp}
         with self.storage.transaction() as conn:
             conn.execute(insert(seat_notes_table).values(table_id=live.id, **entry))
-        self.of(live).notes.append({**entry, "at": stamp.isoformat()})
+        clock.notes.append({**entry, "at": stamp.isoformat()})
 
     def drop(self, table_id: str) -> None:
         """Remove a table's clocks and notes (an expired table)."""
@@ -315,7 +316,7 @@ class Clocks:
     @staticmethod
     def owing(live: LiveTable) -> set[int]:
         """Seats whose clock runs: people (not bots, not handed to bots, not open) the game waits for."""
-        if live.state.is_over():
+        if live.state.is_over() or live.row.status in ("finished", "expired"):
             return set()
         return {s for s in live.state.to_act() if live.seat(s).kind == "human" and not live.is_bot(s)}
 

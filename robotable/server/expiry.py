@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select, update
 
-from .clocks import TURN, clocks_table
+from .clocks import TURN, clocks_table, seat_clocks_table
 from .storage import Storage, now, tables_table
 
 if TYPE_CHECKING:
@@ -78,6 +78,10 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
                 .where(t.id == table_id, t.status == status, t.updated_at == updated_at)
                 .values(status=EXPIRED)
             )
+            if done.rowcount == 1:  # its clocks stop: no time-out fires on an expired table
+                conn.execute(
+                    update(seat_clocks_table).where(seat_clocks_table.c.table_id == table_id).values(deadline=None)
+                )
         if done.rowcount == 1:
             expired.append(table_id)
     return expired

@@ -382,11 +382,15 @@ class Storage:
             ]
         return table
 
-    def table_ids(self, statuses: tuple[str, ...] | None = None, limit: int = 200) -> list[str]:
-        """Table ids, most recently updated first, optionally only with these statuses."""
+    def table_ids(
+        self, statuses: tuple[str, ...] | None = None, limit: int = 200, game: str | None = None
+    ) -> list[str]:
+        """Table ids, most recently updated first, optionally only with these statuses, of this game."""
         query = select(tables_table.c.id).order_by(tables_table.c.updated_at.desc()).limit(limit)
         if statuses:
             query = query.where(tables_table.c.status.in_(statuses))
+        if game:
+            query = query.where(tables_table.c.game == game)
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 

@@ -693,15 +693,15 @@ class TableManager:
             summary = self.summary(live)
             self.hub.broadcast(live.id, lambda s: {"type": "table", "table": summary})
 
-    async def list_tables(self, statuses: Sequence[str] | None) -> list[dict[str, Any]]:
-        """Summaries for the lobby."""
+    async def list_tables(self, statuses: Sequence[str] | None, game: str | None = None) -> list[dict[str, Any]]:
+        """Summaries for the lobby (only ``game``'s tables if given)."""
         out = []
-        for table_id in self.storage.table_ids(tuple(statuses) if statuses else None):
+        for table_id in self.storage.table_ids(tuple(statuses) if statuses else None, game=game):
             try:
                 live = self.live.get(table_id)
                 if live is None:  # finished tables are summarised from storage, without a replay
                     row = self.storage.load_table(table_id)
-                    if row is not None and row.status == "finished":
+                    if row is not None and row.status in ("finished", "expired"):
                         out.append(self.summary_of_finished(row))
                         continue
                     live = await self.get(table_id)

@@ -1,0 +1,47 @@
+"""Clocks live in the database: a killed server's clocks keep their deadlines when it starts again, and
+with two server processes on one database each time-out is fired (and noted) exactly once."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+def summary(server, table: str) -> dict[str, Any]:
+    res = server.api("GET", f"/api/tables/{table}")
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory, create_table, monkeypatch) -> None:
+    monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.1")
+    monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "600")
+    server = server_factory()
+    made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 4})
+    table, tokens = made["table"]["id"], made["tokens"]
+    play = {"seat": 0, "token": tokens[0], "action": {"type": "play", "value": 6}}
+    assert server.api("POST", f"/api/tables/{table}/moves", json=play).status_code == 200
+    before = summary(server, table)["clock"]["seats"]
+    assert [c["running"] for c in before] == [False, True]
+
+    server.kill()  # a crash: nothing is saved on the way out
+    again = server_factory(database=server.database)
+    twin = server_factory(database=server.database)  # a second process on the same database
+    after = summary(again, table)["clock"]["seats"]
+    assert [c["deadline"] for c in after] == [c["deadline"] for c in before]
+    assert after[0]["left_ms"] == before[0]["left_ms"]  # a stopped clock keeps what it had
+    body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
+    if after[1]["left_ms"] > 500:  # the restart took less than the clock had left
+        early = again.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+        assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
+
+    deadline = time.monotonic() + 15
+    while not summary(again, table)["clock"]["notes"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # both processes tick several times more
+    for server_now in (again, twin):
+        notes = summary(server_now, table)["clock"]["notes"]
+        assert [(n["seat"], n["kind"]) for n in notes] == [(1, "timeout")]
+    res = twin.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+    assert res.status_code == 200, res.text
+    assert res.json()["seats"][1]["handed_to_bot"] is True
