@@ -1,38 +1,49 @@
 """What the three adapters share: which games they can serve, and observations built from views.
 
 An observation is always derived from ``state.view(seat)`` (``None`` for the public part), so hidden
-information cannot reach it: the string is the view as canonical JSON and the tensor is a fixed-size
-feature-hashed encoding of the view's leaves (each leaf's path and value hashed with CRC-32, numbers
-added as values, everything else one-hot). The encoding is deterministic across processes and needs no
-knowledge of the game, so a new game gets tensors with no adapter code.
+information cannot reach it: the string is the view as canonical JSON and the tensor is the game's own
+feature planes (its ``observation_encoder``, a :class:`robotable.core.observation.ObservationEncoder` in
+``games/<id>/observation.py``), every value in [0, 1], the same layout for every seat.
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from robotable.core import Action, BadInput, BadOptions, Game, State, available, load
+from robotable.core.observation import ObservationEncoder
 
-#: Default size of the hashed observation tensor.
-TENSOR_SIZE = 512
-
-#: Decision steps a game can take at most, where the rules bound it (TF22: 2 rounds x 14 battles, each a
-#: simultaneous choice and at most one load decision). Other games are cut off at ``DEFAULT_MAX_STEPS``.
-RULE_BOUNDS: dict[str, int] = {"tf22-reload": 56}
+#: Games with no length bound in their rules are cut off after this many decision steps by default.
 DEFAULT_MAX_STEPS = 20_000
 
-#: Games whose secret choices are made simultaneously (registered as simultaneous-move games).
-SIMULTANEOUS: frozenset[str] = frozenset({"tf22-reload"})
+
+def observation_encoder(game: Game) -> ObservationEncoder | None:
+    """The game's feature planes, or ``None`` if it declares none (a capability of the game)."""
+    return getattr(game, "observation_encoder", None)
+
+
+def is_simultaneous(game: Game) -> bool:
+    """Whether the game's secret choices are made simultaneously (a capability of the game)."""
+    return bool(getattr(game, "simultaneous", False))
+
+
+def rule_bound(game: Game) -> int | None:
+    """The most decision steps a game can take, where its rules bound it (a capability of the game)."""
+    return getattr(game, "max_game_length", None)
+
+
+def servable(game: Game) -> bool:
+    """Whether the adapters can serve ``game``: it has an integer action encoding and feature planes."""
+    return game.has_action_encoding() and observation_encoder(game) is not None
 
 
 def encodable_games() -> list[str]:
-    """Ids of the registered games that implement the integer action encoding (the adapters serve these)."""
-    return [gid for gid in available() if load(gid).has_action_encoding()]
+    """Ids of the registered games the adapters serve (integer action encoding and feature planes)."""
+    return [gid for gid in available() if servable(load(gid))]
 
 
 def load_encodable(game_id: str) -> Game:
@@ -40,6 +51,8 @@ def load_encodable(game_id: str) -> Game:
     game = load(game_id)
     if not game.has_action_encoding():
         raise BadInput(f"{game_id} has no integer action encoding yet, so the research adapters cannot serve it")
+    if observation_encoder(game) is None:
+        raise BadInput(f"{game_id} declares no observation encoder yet, so the research adapters cannot serve it")
     return game
 
 
@@ -94,15 +107,16 @@ def check_setup(game: Game, num_players: object, options: object) -> tuple[int, 
     return num_players, game.check_options(options, num_players)
 
 
-def default_max_steps(game_id: str) -> int:
+def default_max_steps(game: Game) -> int:
     """OpenSpiel's step bound (a simultaneous choice is one step): the rules' own where there is one."""
-    return RULE_BOUNDS.get(game_id, DEFAULT_MAX_STEPS)
+    bound = rule_bound(game)
+    return DEFAULT_MAX_STEPS if bound is None else bound
 
 
-def default_action_limit(game_id: str) -> int | None:
+def default_action_limit(game: Game) -> int | None:
     """The number of actions after which PettingZoo and Gymnasium environments truncate a game by
     default: none for games the rules bound, ``DEFAULT_MAX_STEPS`` for the others."""
-    return None if game_id in RULE_BOUNDS else DEFAULT_MAX_STEPS
+    return None if rule_bound(game) is not None else DEFAULT_MAX_STEPS
 
 
 def check_limit(value: object, name: str = "max_steps") -> None:
@@ -114,11 +128,6 @@ def check_limit(value: object, name: str = "max_steps") -> None:
 def canonical(data: Any) -> str:
     """Canonical compact JSON (sorted keys)."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def public_view(state: State) -> dict[str, Any]:
-    """The spectator's view: what every seat knows."""
-    return state.view(None)
 
 
 def private_part(view: Any, public: Any) -> Any:
@@ -139,61 +148,19 @@ def private_part(view: Any, public: Any) -> Any:
     return None if view == public else view
 
 
-#: JSON's types, in the order a subclass is matched (bool before int).
-_PLAIN: tuple[type, ...] = (dict, list, tuple, bool, str, int, float, type(None))
-_BUCKETS: dict[int, dict[str, int]] = {}  # per tensor size: feature key -> its bucket
-
-
-def _buckets(size: int) -> dict[str, int]:
-    cache = _BUCKETS.get(size)
-    if cache is None or len(cache) > 200_000:
-        cache = _BUCKETS[size] = {}
-    return cache
-
-
-def encode_into(out: np.ndarray, data: Any) -> np.ndarray:
-    """Add the hashed features of JSON ``data`` to the float vector ``out`` (returned).
-
-    Leaves are visited depth first from the last child and added in that order, in ``out``'s precision
-    (``np.add.at``), so the result never depends on how the work is batched.
-    """
-    size = out.shape[0]
-    cache = _buckets(size)
-    crc32 = zlib.crc32
-    where: list[int] = []
-    amounts: list[float] = []
-    stack: list[tuple[str, Any]] = [("", data)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        path, value = pop()
-        kind = type(value)
-        if kind not in _PLAIN:  # a subclass (an IntEnum, a str enum, a named tuple): treated as its base
-            kind = next((t for t in _PLAIN if isinstance(value, t)), None)
-        if kind is dict:
-            for k, v in value.items():
-                push((f"{path}.{k}", v))
-            continue
-        if kind is list or kind is tuple:
-            push((f"{path}#len", len(value)))
-            for i, v in enumerate(value):
-                push((f"{path}[{i}]", v))
-            continue
-        if kind is str or kind is bool or value is None:
-            key, amount = f"{path}={value}", 1.0
-        elif kind is int or kind is float:
-            key, amount = path, float(value)
-        else:
-            continue
-        hit = cache.get(key)
-        if hit is None:
-            hit = cache[key] = crc32(key.encode()) % size
-        where.append(hit)
-        amounts.append(amount)
-    if where:
-        np.add.at(out, np.asarray(where, np.intp), np.asarray(amounts, out.dtype))
+def observation_array(encoder: ObservationEncoder, view: Mapping[str, Any], seat: int | None) -> np.ndarray:
+    """The feature planes of ``view`` (laid out for ``seat``) as a flat float32 array."""
+    out = np.zeros(encoder.size, np.float32)
+    features = encoder.features(view, seat)
+    if features:
+        out[np.fromiter(features.keys(), np.intp, len(features))] = np.fromiter(
+            features.values(), np.float32, len(features)
+        )
     return out
 
 
-def encode(data: Any, size: int = TENSOR_SIZE) -> np.ndarray:
-    """A fixed-size float32 feature vector of JSON ``data``."""
-    return encode_into(np.zeros(size, np.float32), data)
+def private_features(encoder: ObservationEncoder, state: State, seat: int) -> dict[int, float]:
+    """The features of ``seat``'s view that differ from the spectator's (laid out for ``seat``)."""
+    mine = encoder.features(state.view(seat), seat)
+    public = encoder.features(state.view(None), seat)
+    return {i: v for i, v in mine.items() if public.get(i) != v}

@@ -8,8 +8,9 @@
 The other seats are played by agents built with :func:`robotable.ai.make_agent` from specs (``random``,
 ``heuristic``, ``ismcts:easy|medium|hard``): one spec for all of them or one per other seat. They choose
 from their own views and determinized samples, exactly as in the arena. The observation is
-``{"observation": hashed view of the seat, "action_mask": legal action indices}`` (see
-:mod:`robotable.adapters._common`); ``info["observation_string"]`` is the view as canonical JSON. The
+``{"observation": the game's feature planes of the seat's view, "action_mask": legal action indices}``
+(values in [0, 1]; ``env.observation_planes`` lists the planes; see docs/research.md);
+``info["observation_string"]`` is the view as canonical JSON. The
 reward is Robotable's payoff at the end (1 shared among the winners). An action outside the mask ends the
 episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``. ``max_steps`` truncates
 a game after that many actions of all seats (default: never for TF22, whose rules bound it; 20000 for the
@@ -29,15 +30,15 @@ from robotable.ai import Agent, make_agent
 from robotable.core import BadInput, State
 
 from ._common import (
-    SIMULTANEOUS,
-    TENSOR_SIZE,
     canonical,
     check_limit,
     check_setup,
     default_action_limit,
-    encode,
+    is_simultaneous,
     legal_by_index,
     load_encodable,
+    observation_array,
+    observation_encoder,
 )
 
 
@@ -55,7 +56,6 @@ class RobotableEnv(gym.Env):
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
         illegal_reward: float = -1.0,
-        tensor_size: int = TENSOR_SIZE,
         render_mode: str | None = None,
     ) -> None:
         self.game = load_encodable(game_id)
@@ -71,17 +71,18 @@ class RobotableEnv(gym.Env):
         if render_mode not in (None, "ansi"):
             raise BadInput(f"render_mode must be None or 'ansi', got {render_mode!r}")
         check_limit(max_steps)
-        check_limit(tensor_size, "tensor_size")
         self.seat = seat
         self.specs = dict(zip(others, specs))
-        self.max_steps = default_action_limit(game_id) if max_steps is None else max_steps
+        self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
         self.illegal_reward = float(illegal_reward)
-        self.tensor_size = tensor_size
+        self.encoder = observation_encoder(self.game)
+        assert self.encoder is not None
+        self.observation_planes = self.encoder.planes
         self.render_mode = render_mode
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
             }
         )
@@ -96,7 +97,8 @@ class RobotableEnv(gym.Env):
         assert self.state is not None
         mask = np.zeros(self.num_actions, np.int8)
         mask[list(legal_by_index(self.game, self.state, self.seat))] = 1
-        return {"observation": encode(self.state.view(self.seat), self.tensor_size), "action_mask": mask}
+        view = self.state.view(self.seat)
+        return {"observation": observation_array(self.encoder, view, self.seat), "action_mask": mask}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         assert self.state is not None
@@ -111,7 +113,7 @@ class RobotableEnv(gym.Env):
         offer's answer before the turn goes on), as in the AEC environment and OpenSpiel."""
         state = self.state
         assert state is not None
-        simultaneous = self.game.id in SIMULTANEOUS
+        simultaneous = is_simultaneous(self.game)
         while not state.is_over() and not self._cut():
             waiting = state.to_act()
             if not simultaneous and waiting[0] == self.seat:

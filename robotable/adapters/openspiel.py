@@ -25,11 +25,13 @@ How the games are modelled (see docs/research.md):
   as a Robots on the Line sale). Where the rules wait for several seats of a sequential game (a trade
   offer to answer during someone's turn), the node belongs to the first; the others act after it.
 - **Observations** come from ``state.view(seat)`` only: the string is the view as canonical JSON, the
-  tensor a fixed-size hashed encoding of it (:mod:`robotable.adapters._common`). The information
-  state adds the seat's own past actions (a view already holds what a player with perfect memory of the
-  public table knows): the string lists them in order, the tensor counts them per action index. With
-  ``public_info`` only, the spectator's view; with ``private_info`` only, the part of the seat's view that
-  differs from the spectator's.
+  tensor the game's feature planes (its ``observation_encoder``; every value in [0, 1], the same layout
+  for every seat; the observer's ``dict`` holds each plane, shaped, by name; see docs/research.md). The
+  information state adds the seat's own past actions (a view already holds what a player with perfect
+  memory of the public table knows): the string lists them in order, the tensor holds ``c / (c + 1)``
+  for an action index played ``c`` times. With ``public_info`` only, the spectator's view (laid out for
+  the seat); with ``private_info`` only, the features of the seat's view that differ from the
+  spectator's.
 - **Utility.** Robotable's payoff: 1 shared among the winners, so ``CONSTANT_SUM`` with sum 1.
 - **Length.** TF22 is bounded by its rules (56 steps). Twin Tin Bots has no bound in its rules (random
   play takes thousands of steps), so ``max_game_length`` (default 20000) cuts a game off: the state
@@ -45,6 +47,7 @@ import copy
 import itertools
 import json
 from collections.abc import Callable, Mapping
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -53,16 +56,16 @@ import pyspiel
 from robotable.core import Action, BadInput, Game, State, load
 
 from ._common import (
-    SIMULTANEOUS,
-    TENSOR_SIZE,
     canonical,
     check_setup,
     default_max_steps,
     describe_index,
     encodable_games,
-    encode_into,
+    is_simultaneous,
     legal_by_index,
     load_encodable,
+    observation_encoder,
+    private_features,
     private_part,
 )
 
@@ -106,8 +109,8 @@ class _Context:
         self.num_actions = game.num_distinct_actions(players, options)
         self.seed_bytes = params["seed_bytes"]
         self.max_steps = params["max_game_length"]
-        self.tensor_size = params["tensor_size"]
-        self.simultaneous = game.id in SIMULTANEOUS
+        self.encoder = observation_encoder(game)
+        self.simultaneous = is_simultaneous(game)
 
 
 _CONTEXTS: dict[str, _Context] = {}
@@ -152,7 +155,7 @@ def _engine_from_json(game_id: str, data: str, own: list[list[int]]) -> _Engine:
 
 class RobotableSpielGame(pyspiel.Game):
     """A Robotable game as a pyspiel game; parameters ``players``, ``options`` (a JSON object as a string),
-    ``seed_bytes``, ``max_game_length`` and ``tensor_size``."""
+    ``seed_bytes`` and ``max_game_length``."""
 
     def __init__(self, game_type: pyspiel.GameType, game: Game, params: Mapping[str, Any] | None = None) -> None:
         params = {**game_type.parameter_specification, **(params or {})}
@@ -160,7 +163,7 @@ class RobotableSpielGame(pyspiel.Game):
         if unknown:
             raise BadInput(f"{short_name(game.id)}: unknown parameter(s) {', '.join(sorted(unknown))}")
         players, options = check_setup(game, params["players"], decode_options(params["options"]))
-        for key in ("seed_bytes", "max_game_length", "tensor_size"):
+        for key in ("seed_bytes", "max_game_length"):
             if not isinstance(params[key], int) or params[key] < 1:
                 raise BadInput(f"{short_name(game.id)}: parameter {key!r} must be a positive integer")
         if params["seed_bytes"] > 7:
@@ -176,7 +179,7 @@ class RobotableSpielGame(pyspiel.Game):
             max_game_length=ctx.max_steps,
         )
         super().__init__(game_type, info, {**params, "options": encode_options(options)})
-        self.key = canonical([game.id, players, options, ctx.seed_bytes, ctx.max_steps, ctx.tensor_size])
+        self.key = canonical([game.id, players, options, ctx.seed_bytes, ctx.max_steps])
         _CONTEXTS[self.key] = ctx
 
     def new_initial_state(self) -> RobotableSpielState:
@@ -351,7 +354,12 @@ def _remember(key: tuple[Any, ...], value: Any) -> Any:
 
 
 class RobotableObserver:
-    """A pyspiel Python observer (``set_from`` / ``string_from``) built from ``view(seat)`` alone."""
+    """A pyspiel Python observer (``set_from`` / ``string_from``) built from ``view(seat)`` alone.
+
+    The tensor is the game's feature planes (``dict`` holds each plane, shaped, under its name); with
+    perfect recall and private information it adds ``own_actions``: for each action index, ``c / (c + 1)``
+    where ``c`` is how often the seat played it (so every value stays in [0, 1)).
+    """
 
     def __init__(
         self, ctx: _Context, iig_obs_type: pyspiel.IIGObservationType, params: Mapping[str, Any] | None
@@ -365,18 +373,16 @@ class RobotableObserver:
         self.public = iig_obs_type.public_info
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.recall = iig_obs_type.perfect_recall
-        pieces = []
-        if self.public or self.private:
-            pieces.append(("view", ctx.tensor_size))
-        if self.recall and self.private:
-            pieces.append(("own_actions", ctx.num_actions))
-        size = sum(n for _, n in pieces)
-        self.tensor: np.ndarray | None = np.zeros(size, np.float32) if size else None
+        encoder = ctx.encoder
+        planes = [(p.name, p.shape, p.offset) for p in encoder.planes] if self.public or self.private else []
+        self.size = encoder.size if planes else 0
+        extra = ctx.num_actions if self.recall and self.private else 0
+        self.tensor: np.ndarray | None = np.zeros(self.size + extra, np.float32) if self.size + extra else None
         self.dict: dict[str, np.ndarray] = {}
-        at = 0
-        for name, n in pieces:
-            self.dict[name] = self.tensor[at : at + n]  # type: ignore[index]
-            at += n
+        for name, shape, offset in planes:
+            self.dict[name] = self.tensor[offset : offset + prod(shape)].reshape(shape)  # type: ignore[index]
+        if extra:
+            self.dict["own_actions"] = self.tensor[self.size :]  # type: ignore[index]
 
     def _data(self, state: RobotableSpielState, player: int) -> Any:
         """The JSON this observer shows ``player`` (cached per state version)."""
@@ -394,24 +400,38 @@ class RobotableObserver:
             data = private_part(engine.view(player), engine.view(None))
         return _remember(key, data)
 
+    def _features(self, state: RobotableSpielState, player: int) -> dict[int, float]:
+        """The non-zero feature planes for ``player`` (cached per state version)."""
+        key = (state.version, player, self.public, self.private, "features")
+        features = _MEMO.get(key)
+        if features is None:
+            engine = state.robotable_state
+            encoder = self.ctx.encoder
+            if engine is None:
+                features = {}
+            elif self.public:
+                features = encoder.features(self._data(state, player), player)
+            else:
+                features = private_features(encoder, engine, player)
+            _remember(key, features)
+        return features
+
     def set_from(self, state: RobotableSpielState, player: int) -> None:
         """Fill ``tensor`` for ``player``."""
         if self.tensor is None:
             return
         self.tensor.fill(0.0)
-        if "view" in self.dict:
-            key = (state.version, player, self.public, self.private, self.ctx.tensor_size)
-            vector = _MEMO.get(key)
-            if vector is None:
-                data = self._data(state, player)
-                vector = np.zeros(self.ctx.tensor_size, np.float32)
-                if data is not None:
-                    encode_into(vector, data)
-                _remember(key, vector)
-            self.dict["view"][:] = vector
+        if self.size:
+            features = self._features(state, player)
+            if features:
+                self.tensor[np.fromiter(features.keys(), np.intp, len(features))] = np.fromiter(
+                    features.values(), np.float32, len(features)
+                )
         if "own_actions" in self.dict:
+            counts = self.dict["own_actions"]
             for index in state.own_actions(player):
-                self.dict["own_actions"][index] += 1.0
+                counts[index] += 1.0
+            counts /= counts + 1.0
 
     def string_from(self, state: RobotableSpielState, player: int) -> str:
         """The observation as a string: canonical JSON of the view (and own actions with perfect recall)."""
@@ -424,7 +444,7 @@ class RobotableObserver:
 
 def game_type(game: Game) -> pyspiel.GameType:
     """The pyspiel GameType of a Robotable game (see the module docstring for the modelling)."""
-    simultaneous = game.id in SIMULTANEOUS
+    simultaneous = is_simultaneous(game)
     return pyspiel.GameType(
         short_name=short_name(game.id),
         long_name=f"Robotable {game.name}",
@@ -444,8 +464,7 @@ def game_type(game: Game) -> pyspiel.GameType:
             "players": game.min_players,
             "options": "{}",
             "seed_bytes": SEED_BYTES,
-            "max_game_length": default_max_steps(game.id),
-            "tensor_size": TENSOR_SIZE,
+            "max_game_length": default_max_steps(game),
         },
         default_loadable=True,
     )
@@ -485,7 +504,7 @@ def load_game(
 ) -> pyspiel.Game:
     """Load a Robotable game as a pyspiel game, e.g. ``load_game("tf22-reload", players=3)``.
 
-    ``params`` may set ``seed_bytes``, ``max_game_length`` and ``tensor_size``. Bad players, options
+    ``params`` may set ``seed_bytes`` and ``max_game_length``. Bad players, options
     or parameters raise :class:`robotable.BadInput` (a ``ValueError``) naming the problem.
     """
     name = register(game_id)

@@ -9,8 +9,10 @@
   for acts each step (a later one's choice could depend on it).
 
 Observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is the
-hashed encoding of ``view(seat)`` (:mod:`robotable.adapters._common`), the mask marks the legal action
-indices of the game's integer encoding. ``observation_string(agent)`` gives the view as canonical JSON.
+game's feature planes of ``view(seat)`` (values in [0, 1], the same layout for every seat;
+``env.observation_planes`` lists them; see docs/research.md), the mask marks the legal action indices of
+the game's integer encoding; an agent that is not selected has an all-zero mask.
+``observation_string(agent)`` gives the view as canonical JSON.
 Rewards come once, at the end: Robotable's payoff (1 shared among the winners). ``reset(seed=...)``
 seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncates a game after that many
 steps (default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin
@@ -35,15 +37,15 @@ from pettingzoo import AECEnv, ParallelEnv
 from robotable.core import Action, IllegalAction, State
 
 from ._common import (
-    SIMULTANEOUS,
-    TENSOR_SIZE,
     canonical,
     check_limit,
     check_setup,
     default_action_limit,
-    encode,
+    is_simultaneous,
     legal_by_index,
     load_encodable,
+    observation_array,
+    observation_encoder,
 )
 
 
@@ -56,15 +58,15 @@ class _Table:
         num_players: int,
         options: Mapping[str, Any] | None,
         max_steps: int | None,
-        tensor_size: int,
     ) -> None:
         self.game = load_encodable(game_id)
+        self.encoder = observation_encoder(self.game)
+        assert self.encoder is not None
+        self.simultaneous = is_simultaneous(self.game)
         self.num_players, self.options = check_setup(self.game, num_players, options)
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
         check_limit(max_steps)
-        check_limit(tensor_size, "tensor_size")
-        self.max_steps = default_action_limit(game_id) if max_steps is None else max_steps
-        self.tensor_size = tensor_size
+        self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
         self.state: State | None = None
         self.steps = 0
         self.rng = np.random.default_rng()
@@ -88,7 +90,7 @@ class _Table:
         answered, act after it, as in the AEC environment and OpenSpiel)."""
         assert self.state is not None
         waiting = self.state.to_act()
-        return waiting if self.game.id in SIMULTANEOUS else waiting[:1]
+        return waiting if self.simultaneous else waiting[:1]
 
     def mask(self, seat: int, size: int | None = None) -> np.ndarray:
         mask = np.zeros(size or self.num_actions, np.int8)
@@ -97,7 +99,15 @@ class _Table:
 
     def tensor(self, seat: int) -> np.ndarray:
         assert self.state is not None
-        return encode(self.state.view(seat), self.tensor_size)
+        return observation_array(self.encoder, self.state.view(seat), seat)
+
+    def observation_space(self, mask_size: int) -> spaces.Dict:
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (mask_size,), np.int8),
+            }
+        )
 
     def chosen(self, seat: int, index: int) -> Action:
         """The action ``index`` of ``seat``; an illegal index raises :class:`IllegalAction`."""
@@ -135,23 +145,18 @@ class RobotableAECEnv(AECEnv):
         num_players: int = 2,
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
-        tensor_size: int = TENSOR_SIZE,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.table = _Table(game_id, num_players, options, max_steps, tensor_size)
+        self.table = _Table(game_id, num_players, options, max_steps)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.table.num_actions,), np.int8),
-            }
-        )
+        obs_space = self.table.observation_space(self.table.num_actions)
+        self.observation_planes = self.table.encoder.planes
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.table.num_actions) for a in self.possible_agents}
 
@@ -178,9 +183,13 @@ class RobotableAECEnv(AECEnv):
         return _agent(waiting[0]) if waiting else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's hashed view and its action mask (all zeros when it is not to act)."""
+        """The agent's feature planes and its action mask (all zeros unless it is the selected agent)."""
         seat = self._seat[agent]
-        return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            mask = self.table.mask(seat)
+        else:
+            mask = np.zeros(self.table.num_actions, np.int8)
+        return {"observation": self.table.tensor(seat), "action_mask": mask}
 
     def observation_string(self, agent: str) -> str:
         """The agent's view as canonical JSON."""
@@ -239,24 +248,19 @@ class RobotableParallelEnv(ParallelEnv):
         num_players: int = 2,
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
-        tensor_size: int = TENSOR_SIZE,
         render_mode: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.table = _Table(game_id, num_players, options, max_steps, tensor_size)
+        self.table = _Table(game_id, num_players, options, max_steps)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_parallel_v0"}
         self.WAIT = self.table.num_actions
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
         self.agents: list[str] = []
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.WAIT + 1,), np.int8),
-            }
-        )
+        self._obs_space = self.table.observation_space(self.WAIT + 1)
+        self.observation_planes = self.table.encoder.planes
         self._act_space = spaces.Discrete(self.WAIT + 1)
 
     def observation_space(self, agent: str) -> spaces.Space:

@@ -23,6 +23,7 @@ from .components import (
     SPACES,
     TORSO_IDS,
 )
+from .observation import OBSERVATION
 from .rules import EMPTY
 from .state import GAME_ID, OVER, PHASES, PICK, RotlState
 
@@ -73,6 +74,7 @@ class RobotsOnTheLine(Game):
     max_players = 4
     options = OPTIONS
     action_types = ACTION_TYPES
+    observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         checked = check_options(self.id, self.options, options)

@@ -10,6 +10,7 @@ from robotable.core.actions import decode_value
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
 from .components import COLOUR_NAMES, NUM_COLOURS, card
+from .observation import OBSERVATION
 from .state import GAME_ID, PHASES, Tf22State
 
 
@@ -28,6 +29,10 @@ class Tf22Reload(Game):
     options = ()
     action_types = ACTION_TYPES
     undo_barriers = frozenset({"activate", "reveal", "round_start"})  # new cards shown; choices revealed
+    # Capabilities read by the research adapters (interim names until robotable.core declares them).
+    simultaneous = True  # the battle choice is secret and simultaneous
+    max_game_length = 56  # decision steps: 2 rounds x 14 battles x (choice + load decision)
+    observation_encoder = OBSERVATION  # feature planes (observation.py)
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> Tf22State:
         state = Tf22State(num_players, seed, options)

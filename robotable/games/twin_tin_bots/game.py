@@ -23,6 +23,7 @@ from .components import (
     parse_tile,
 )
 from .hexgrid import Hex, clockwise_key, neighbours, parse_facing, ring_of
+from .observation import OBSERVATION
 from .state import CHANGE, CRYSTAL, EMPTY, GAME_ID, PHASES, ZAP, Board, TtbState
 
 TOKENS = ("teleporters", "rocks", "blobs", "mud")
@@ -85,6 +86,7 @@ class TwinTinBots(Game):
     """
 
     id = GAME_ID
+    observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     name = "Twin Tin Bots"
     min_players = 2
     max_players = 6
