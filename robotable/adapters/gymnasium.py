@@ -40,12 +40,13 @@ from ._common import (
     observation_array,
     observation_encoder,
 )
+from .render import RENDER_MODES, Window, render
 
 
 class RobotableEnv(gym.Env):
     """One seat of a Robotable game; the other seats are played by Robotable agents."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -68,8 +69,8 @@ class RobotableEnv(gym.Env):
             raise BadInput(f"opponents: one spec for all or one per other seat ({len(others)}), got {len(specs)}")
         for spec in specs:
             make_agent(spec)  # a bad spec raises BadInput naming the known ones
-        if render_mode not in (None, "ansi"):
-            raise BadInput(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise BadInput(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
         check_limit(max_steps)
         self.seat = seat
         self.specs = dict(zip(others, specs))
@@ -79,6 +80,7 @@ class RobotableEnv(gym.Env):
         assert self.encoder is not None
         self.observation_planes = self.encoder.planes
         self.render_mode = render_mode
+        self._window = Window()
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
         self.observation_space = spaces.Dict(
             {
@@ -159,11 +161,15 @@ class RobotableEnv(gym.Env):
             return self._obs(), state.result().payoff(self.seat), True, False, self._info()
         return self._obs(), 0.0, False, self._cut(), self._info()
 
-    def render(self) -> str | None:
-        """``ansi``: the spectator's view as JSON."""
-        if self.render_mode is None or self.state is None:
-            return None
-        return canonical(self.state.view(None))
+    def render(self) -> str | np.ndarray | None:
+        """The spectator's view drawn as text (``ansi``), an image (``rgb_array``) or in a window
+        (``human``); see :mod:`robotable.adapters.render`."""
+        view = None if self.state is None else self.state.view(None)
+        return render(self.game.id, view, self.render_mode, self._window)
+
+    def close(self) -> None:
+        """Close the ``human`` window, if any."""
+        self._window.close()
 
 
 __all__ = ["RobotableEnv"]

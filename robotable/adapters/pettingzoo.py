@@ -47,6 +47,7 @@ from ._common import (
     observation_array,
     observation_encoder,
 )
+from .render import RENDER_MODES, Window, check_mode, render
 
 
 class _Table:
@@ -137,7 +138,7 @@ def _agent(seat: int) -> str:
 class RobotableAECEnv(AECEnv):
     """A Robotable game as a PettingZoo AEC environment (agents ``player_0`` ... ``player_{n-1}``)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "robotable_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "robotable_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -148,9 +149,9 @@ class RobotableAECEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_mode(render_mode)
         self.render_mode = render_mode
+        self._window = Window()
         self.table = _Table(game_id, num_players, options, max_steps)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
@@ -223,14 +224,16 @@ class RobotableAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._deads_step_first()
 
-    def render(self) -> str | None:
-        """``ansi``: the spectator's view as JSON."""
-        if self.render_mode is None or self.table.state is None:
-            return None
-        return canonical(self.table.state.view(None))
+    def render(self) -> str | np.ndarray | None:
+        """The spectator's view drawn as text (``ansi``), an image (``rgb_array``) or in a window
+        (``human``); see :mod:`robotable.adapters.render`."""
+        state = self.table.state
+        view = None if state is None else state.view(None)
+        return render(self.table.game.id, view, self.render_mode, self._window)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the ``human`` window, if any."""
+        self._window.close()
 
 
 class RobotableParallelEnv(ParallelEnv):
@@ -240,7 +243,7 @@ class RobotableParallelEnv(ParallelEnv):
     legal action of a seat that is not to act.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "robotable_parallel_v0"}
+    metadata = {"render_modes": RENDER_MODES, "name": "robotable_parallel_v0"}
 
     def __init__(
         self,
@@ -250,9 +253,9 @@ class RobotableParallelEnv(ParallelEnv):
         max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_mode(render_mode)
         self.render_mode = render_mode
+        self._window = Window()
         self.table = _Table(game_id, num_players, options, max_steps)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_parallel_v0"}
         self.WAIT = self.table.num_actions
@@ -323,14 +326,16 @@ class RobotableParallelEnv(ParallelEnv):
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        """``ansi``: the spectator's view as JSON."""
-        if self.render_mode is None or self.table.state is None:
-            return None
-        return canonical(self.table.state.view(None))
+    def render(self) -> str | np.ndarray | None:
+        """The spectator's view drawn as text (``ansi``), an image (``rgb_array``) or in a window
+        (``human``); see :mod:`robotable.adapters.render`."""
+        state = self.table.state
+        view = None if state is None else state.view(None)
+        return render(self.table.game.id, view, self.render_mode, self._window)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the ``human`` window, if any."""
+        self._window.close()
 
 
 def aec_env(game_id: str, num_players: int = 2, **kwargs: Any) -> RobotableAECEnv:
