@@ -17,7 +17,7 @@ from robotable.games.robots_on_the_line import (
     TakePart,
 )
 from robotable.games.robots_on_the_line.components import PART_IDS, REQUIREMENT_IDS, TORSO_IDS
-from robotable.games.robots_on_the_line.state import pid
+from robotable.games.robots_on_the_line.line import pid
 
 GAME = games.load("robots-on-the-line")
 

@@ -18,7 +18,7 @@ from robotable.games.robots_on_the_line.components import (
     REQUIREMENT_IDS,
     TORSO_IDS,
 )
-from robotable.games.robots_on_the_line.rules import EMPTY
+from robotable.games.robots_on_the_line.line import EMPTY
 
 
 def fresh(num_players: int = 2, seed: int = 1, **options: object) -> RotlState:

@@ -20,7 +20,7 @@ from robotable.games.robots_on_the_line.components import (
     rotate_side,
 )
 from robotable.games.robots_on_the_line.geometry import assemble, measure, meets
-from robotable.games.robots_on_the_line.rules import sale_breakdown
+from robotable.games.robots_on_the_line.sale import sale_breakdown
 
 PLACED = {"head", "base", "hand", "antenna", "extender", "elbow", "splitter"}
 

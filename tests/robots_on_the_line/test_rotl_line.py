@@ -7,7 +7,7 @@ import pytest
 from robotable.core import IllegalAction
 from robotable.games.robots_on_the_line import EndTurn, FlipSwitch, FlipSwitches, SearchJunk, TakePart
 from robotable.games.robots_on_the_line.components import PART_IDS
-from robotable.games.robots_on_the_line.rules import EMPTY
+from robotable.games.robots_on_the_line.line import EMPTY
 
 from .rotl_positions import fresh, set_draw_top, set_hand, set_junk, set_line
 
@@ -17,7 +17,7 @@ def ids(parts):
 
 
 def names(state, parts):
-    from robotable.games.robots_on_the_line.state import pid
+    from robotable.games.robots_on_the_line.line import pid
 
     return [pid(p) if p != EMPTY else None for p in parts]
 

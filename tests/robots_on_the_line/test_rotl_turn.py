@@ -32,7 +32,8 @@ from robotable.games.robots_on_the_line.components import (
     TORSO_IDS,
     TORSOS,
 )
-from robotable.games.robots_on_the_line.rules import EMPTY, contradicts
+from robotable.games.robots_on_the_line.line import EMPTY
+from robotable.games.robots_on_the_line.setup import contradicts
 
 from .rotl_positions import fresh, set_buyer, set_hand, set_junk, set_line
 

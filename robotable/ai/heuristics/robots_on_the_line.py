@@ -64,17 +64,16 @@ from robotable.games.robots_on_the_line import (
     TakePart,
     TakeTorso,
     TradeJunk,
+    sale,
 )
-from robotable.games.robots_on_the_line import rules as R
-from robotable.games.robots_on_the_line.assembly import best_robot
+from robotable.games.robots_on_the_line import line as L
+from robotable.games.robots_on_the_line.assembly import best_robot, subset_sizes
 from robotable.games.robots_on_the_line.components import (
     BONUS_IDS,
     BONUS_TILES,
     BUYER_IDS,
     BUYERS,
-    HUNTER_ANY,
     HUNTER_FEATURED,
-    HUNTER_NEVER,
     MAGNET_PENALTY,
     MAGNETS,
     PART_IDS,
@@ -170,7 +169,7 @@ class Table:
             money=[p["money"] for p in players],
             robots=[p["robots_sold"] for p in players],
             known=[part_list(p["hand"]) for p in players],
-            lines=[[PART_IDS[x] if x else R.EMPTY for x in line] for line in view["lines"]],
+            lines=[[PART_IDS[x] if x else L.EMPTY for x in line] for line in view["lines"]],
             switches=[[s == "on" for s in line] for line in view["switches"]],
             junk=[[PART_IDS[x] for x in pile] for pile in view["junk_piles"]],
             torso_top=TORSO_IDS[stack["top"]] if stack["top"] else -1,
@@ -190,7 +189,7 @@ class Table:
         buyers = tuple(
             (b, tuple(s.buyer_reqs[slot]), tuple(s.buyer_bonus[slot]))
             for slot, b in enumerate(s.buyers)
-            if s.buyer_money[slot] >= BUYERS[b].pay
+            if sale.buying(s, slot)
         )
         return cls(
             seat=seat,
@@ -220,11 +219,8 @@ class Table:
 
 
 def hunter_price(part: int, featured: str) -> int:
-    """What the Bargain Hunter pays for a part (magnets: minus their end-of-game penalty)."""
-    kind = PARTS[part].kind
-    if kind in HUNTER_NEVER:
-        return -MAGNET_PENALTY if part in MAGNETS else 0
-    return HUNTER_FEATURED if kind == featured else HUNTER_ANY
+    """What a part is worth as money: the Bargain Hunter's price (a magnet: minus its penalty)."""
+    return sale.hunter_price(part, featured) - (MAGNET_PENALTY if part in MAGNETS else 0)
 
 
 def _torso_shape(t: int) -> tuple[int, int, bool, bool]:
@@ -234,14 +230,6 @@ def _torso_shape(t: int) -> tuple[int, int, bool, bool]:
     xs = [x for x, _ in torso.cells]
     sides = {side for _, side, _ in torso.ports}
     return max(ys) - min(ys) + 1, max(xs) - min(xs) + 1, E in sides, W in sides
-
-
-def _subset_sizes(values: list[int], target: int) -> set[int]:
-    """The sizes of the choices of ``values`` adding up to ``target``."""
-    sums = {(0, 0)}
-    for v in values:
-        sums |= {(t + v, k + 1) for t, k in sums if t + v <= target}
-    return {k for t, k in sums if t == target and k > 0}
 
 
 def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
@@ -257,9 +245,7 @@ def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
         part = PARTS[p]
         k = part.kind
         if k == "head":
-            heads.append(part.eyes)
-            if part.antenna:
-                antennas += 0  # counted as a head; antenna heads help wide only a little
+            heads.append(part.eyes)  # an antenna head counts as a head here (it helps wide only a little)
         elif k == "base":
             if not (part.wheels and "no_wheels" in kinds):
                 bases += 1
@@ -310,7 +296,7 @@ def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
     ends_needed = TORSOS[torso].segments + splitters_used
     # heads
     if eye_target >= 0:
-        sizes = _subset_sizes(heads, eye_target)
+        sizes = subset_sizes(heads, eye_target)
         if two_heads:
             sizes &= {2}
         if sizes:
@@ -468,7 +454,7 @@ def _answer(table: Table, legal: Sequence[Action], offers: Offers) -> Action | N
 
 def _unit_parts(table: Table, line: int, space: int) -> list[int]:
     row = table.lines[line]
-    return [row[s - 1] for s in R.magnet_unit(row, space) if row[s - 1] != R.EMPTY]
+    return [row[s - 1] for s in L.magnet_unit(row, space) if row[s - 1] != L.EMPTY]
 
 
 def _gain_of(table: Table, base: float, parts: list[int], cost: int) -> float:
@@ -583,9 +569,9 @@ def _best_flip(table: Table, base: float, flips: list[Action], reachable: float)
     best_sec: dict[tuple[int, int], float] = {}
     for line in range(len(table.lines)):
         for space in range(1, len(table.lines[line]) + 1):
-            if table.lines[line][space - 1] == R.EMPTY:
+            if table.lines[line][space - 1] == L.EMPTY:
                 continue
-            sec = (line, R.section(space))
+            sec = (line, L.section(space))
             gain = _gain_of(table, base, _unit_parts(table, line, space), 0)
             best_sec[sec] = max(best_sec.get(sec, -math.inf), gain)
     target: tuple[int, int] | None = None
@@ -643,8 +629,9 @@ def _offers_from_view(view: dict[str, Any]) -> dict[int, tuple[list[int], list[i
 
 def _offers_from_state(state: Any) -> dict[int, tuple[list[int], list[int], int, int, bool]]:
     out: dict[int, tuple[list[int], list[int], int, int, bool]] = {}
-    for number, _frm, _to, give, give_torso, take, take_torso, give_money, take_money in state.offers:
-        out[number] = (list(take), list(give), take_money, give_money, give_torso >= 0 or take_torso >= 0)
+    for o in state.offers:
+        torso = o.give_torso >= 0 or o.take_torso >= 0
+        out[o.number] = (list(o.take), list(o.give), o.take_money, o.give_money, torso)
     return out
 
 
@@ -734,7 +721,7 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
         for a in take:
             line = s.lines[a.line]
             value = 0.0
-            for sp in R.magnet_unit(line, a.space):
+            for sp in L.magnet_unit(line, a.space):
                 part = line[sp - 1]
                 kind = PARTS[part].kind
                 value += (3.0 if kind in need else 0.0) + (2.0 if kind == s.featured else 0.0)
@@ -768,7 +755,7 @@ def evaluate(state: State) -> list[float]:
     buyers = tuple(
         (b, tuple(s.buyer_reqs[slot]), tuple(s.buyer_bonus[slot]))
         for slot, b in enumerate(s.buyers)
-        if s.buyer_money[slot] >= BUYERS[b].pay
+        if sale.buying(s, slot)
     )
     n = s.num_players
     worth = [_worth(s, seat, buyers) for seat in range(n)]

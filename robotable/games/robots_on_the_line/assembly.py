@@ -26,9 +26,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from .actions import SellRobot
 from .components import (
     BONUS_TILES,
+    BUYERS,
     CONNECTORS,
     ENDS,
     PARTS,
@@ -42,7 +45,10 @@ from .components import (
     rotate_side,
 )
 from .geometry import Measures, assemble, measure, meets
-from .rules import sale_breakdown
+from .sale import sale_breakdown
+
+if TYPE_CHECKING:
+    from .state import RotlState
 
 #: The search stops after this many placements and answers with the best robot found so far.
 NODE_LIMIT = 100_000
@@ -85,13 +91,57 @@ def best_robot(
     )
 
 
+# -- the helper's sales in a game -------------------------------------------------------------------------
+
+
+def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
+    """The assembly helper's best sale to each buyer still buying that ``p``'s hand and torso can satisfy.
+
+    The answer depends only on the hand's contents, the torso and the buyers still buying, so it is
+    cached on those: ``legal_actions`` asks again after every action, and most actions change no hand.
+    """
+    if s.torso[p] < 0:
+        return []
+    buyers = tuple(
+        (BUYERS[b].id, tuple(s.buyer_reqs[slot]), tuple(s.buyer_bonus[slot]), BUYERS[b].pay)
+        for slot, b in enumerate(s.buyers)
+        if s.buyer_money[slot] >= BUYERS[b].pay
+    )
+    return list(_robot_sales(tuple(s.hands[p]), s.torso[p], buyers))
+
+
+@functools.lru_cache(maxsize=4096)
+def _robot_sales(
+    hand: tuple[int, ...], torso: int, buyers: tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]
+) -> tuple[SellRobot, ...]:
+    sales = []
+    for buyer_id, reqs, bonus, pay in buyers:
+        found = best_robot(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[t] for t in bonus], pay)
+        if found is not None:
+            sales.append(SellRobot(buyer_id, found.layout, found.batteries, found.magnets))
+    return tuple(sales)
+
+
 @functools.lru_cache(maxsize=4096)
 def _cached(
     hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
 ) -> Assembly | None:
-    if torso < 0:
+    if torso < 0 or not _may_end(hand, torso, _buyer(reqs, bonuses)):
         return None
     return _Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit).run()
+
+
+def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer) -> bool:
+    """A quick necessary condition: a usable head, a usable base, and an end for every torso port."""
+    head = base = False
+    ends = 0
+    for p in hand:
+        key = buyer.keys[p]
+        if key is not None and key[0] in ENDS and len(key[5]) == 1:
+            ends += 1
+            head = head or key[0] == "head"
+            base = base or key[0] == "base"
+    return head and base and ends >= len(TORSOS[torso].ports)
 
 
 class _Sig:
@@ -128,13 +178,93 @@ class _Sig:
         self.port = ports[0]
         self.parts: list[int] = []
         self.count = 0
-        seen: set[frozenset[tuple[int, bool]]] = set()
-        self.rotations: list[tuple[int, dict[int, bool]]] = []
-        for r in range(4):
-            turned = frozenset((rotate_side(s, r), pink) for s, pink in ports)
-            if turned not in seen:
-                seen.add(turned)
-                self.rotations.append((r, dict(turned)))
+        self.rotations = _rotations(ports)
+
+
+@functools.cache
+def _rotations(ports: tuple[tuple[int, bool], ...]) -> list[tuple[int, dict[int, bool]]]:
+    """The distinct rotations of a tile with ``ports``: (quarter turns, {side: pink})."""
+    seen: set[frozenset[tuple[int, bool]]] = set()
+    out: list[tuple[int, dict[int, bool]]] = []
+    for r in range(4):
+        turned = frozenset((rotate_side(s, r), pink) for s, pink in ports)
+        if turned not in seen:
+            seen.add(turned)
+            out.append((r, dict(turned)))
+    return out
+
+
+@dataclass(frozen=True)
+class _Buyer:
+    """What one buyer's requirement and bonus tiles ask, and how it tells each part apart (computed once)."""
+
+    kinds: frozenset[str]
+    eye_target: int
+    hand_target: int
+    magnets_needed: int
+    tall: int
+    wide: int
+    long_arm: int
+    symmetry: bool
+    bit: dict[str, int]
+    bonus_bits: list[tuple[int, int]]
+    requirement_bonus: int
+    #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
+    keys: tuple[tuple[Any, ...] | None, ...]
+
+    def bits(self, icons: frozenset[str]) -> int:
+        return sum(self.bit.get(i, 0) for i in icons)
+
+
+@functools.lru_cache(maxsize=1024)
+def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
+    rq = [REQUIREMENTS[r] for r in reqs]
+    kinds = frozenset(r.kind for r in rq)
+    eye_target = next((r.eyes for r in rq if r.kind == "eyes"), -1)
+    hand_target = next((r.count for r in rq if r.kind == "hands"), -1)
+    wide = max((r.min_tiles for r in rq if r.kind == "wide"), default=0)
+    long_arm = max((r.min_tiles for r in rq if r.kind == "long_arm"), default=0)
+    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
+    bit = {icon: 1 << k for k, icon in enumerate(icons)}
+    keys: list[tuple[Any, ...] | None] = []
+    for part in PARTS:
+        usable = part.kind in CONNECTORS + ENDS
+        usable = usable and not ("no_wheels" in kinds and part.wheels)
+        usable = usable and not (eye_target >= 0 and part.eyes > eye_target)
+        usable = usable and not (hand_target >= 0 and part.hands > hand_target)
+        if not usable:
+            keys.append(None)
+            continue
+        eyes = part.eyes if eye_target >= 0 else 0
+        hands = part.hands if kinds & {"hands", "symmetry"} else 0
+        antenna = part.antenna if (wide or long_arm) else False
+        keys.append((part.kind, eyes, hands, sum(bit.get(i, 0) for i in part.icons), antenna, part.ports))
+    return _Buyer(
+        kinds=kinds,
+        eye_target=eye_target,
+        hand_target=hand_target,
+        magnets_needed=next((r.count for r in rq if r.kind == "magnets"), 0),
+        tall=max((r.min_tiles for r in rq if r.kind == "tall"), default=0),
+        wide=wide,
+        long_arm=long_arm,
+        symmetry="symmetry" in kinds,
+        bit=bit,
+        bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
+        requirement_bonus=sum(r.bonus for r in rq),
+        keys=tuple(keys),
+    )
+
+
+def subset_sizes(values: Sequence[int], target: int) -> set[int]:
+    """The sizes of the non-empty choices of ``values`` that add up to ``target`` (eyes, hands).
+
+    >>> subset_sizes([1, 3, 5], 4), subset_sizes([2, 2], 3), subset_sizes([1, 1, 2], 2)
+    ({2}, set(), {1, 2})
+    """
+    sums = {(0, 0)}
+    for v in values:
+        sums |= {(t + v, k + 1) for t, k in sums if t + v <= target}
+    return {k for t, k in sums if t == target and k > 0}
 
 
 def _subset_sum(values: list[int], target: int, size: int) -> bool:
@@ -143,10 +273,8 @@ def _subset_sum(values: list[int], target: int, size: int) -> bool:
     >>> _subset_sum([1, 3, 5], 4, 0), _subset_sum([1, 3, 5], 4, 1), _subset_sum([2, 2], 3, 0)
     (True, False, False)
     """
-    sums = {(0, 0)}
-    for v in values:
-        sums |= {(t + v, k + 1) for t, k in sums if t + v <= target}
-    return any(t == target and k > 0 and (not size or k == size) for t, k in sums)
+    sizes = subset_sizes(values, target)
+    return bool(sizes) and (not size or size in sizes)
 
 
 class _Stop(Exception):
@@ -175,41 +303,31 @@ class _Search:
         self.bonuses = bonuses
         self.pay = pay
         self.limit = limit
-        kinds = {r.kind for r in reqs}
-        self.kinds = kinds
-        self.eye_target = next((r.eyes for r in reqs if r.kind == "eyes"), -1)
-        self.hand_target = next((r.count for r in reqs if r.kind == "hands"), -1)
-        self.magnets_needed = next((r.count for r in reqs if r.kind == "magnets"), 0)
-        self.tall = max((r.min_tiles for r in reqs if r.kind == "tall"), default=0)
-        self.wide = max((r.min_tiles for r in reqs if r.kind == "wide"), default=0)
-        self.long_arm = max((r.min_tiles for r in reqs if r.kind == "long_arm"), default=0)
-        self.symmetry = "symmetry" in kinds
+        buyer = _buyer(tuple(r.index for r in reqs), tuple(b.index for b in bonuses))
+        self.buyer = buyer
+        kinds = self.kinds = buyer.kinds
+        self.eye_target = buyer.eye_target
+        self.hand_target = buyer.hand_target
+        self.magnets_needed = buyer.magnets_needed
+        self.tall, self.wide, self.long_arm = buyer.tall, buyer.wide, buyer.long_arm
+        self.symmetry = buyer.symmetry
         self.geometric = bool(self.tall or self.wide or self.long_arm or self.symmetry)
-        icons = sorted({i for b in bonuses for i in b.icons})
-        self.bit = {icon: 1 << k for k, icon in enumerate(icons)}
-        self.bonus_bits = [(sum(self.bit[i] for i in b.icons), b.value) for b in bonuses]
-        self.fixed = pay + sum(r.bonus for r in reqs)
+        self.bit = buyer.bit
+        self.bonus_bits = buyer.bonus_bits
+        self.fixed = pay + buyer.requirement_bonus
         self.magnets = [p for p in hand if PARTS[p].kind == "magnet"]
         self.batteries = [p for p in hand if PARTS[p].kind == "battery"]
         sigs: dict[tuple[object, ...], _Sig] = {}
+        keys = buyer.keys
         for p in hand:
-            part = PARTS[p]
-            if part.kind not in CONNECTORS + ENDS:
+            key = keys[p]
+            if key is None:
                 continue
-            if "no_wheels" in kinds and part.wheels:
-                continue
-            if self.eye_target >= 0 and part.eyes > self.eye_target:
-                continue
-            if self.hand_target >= 0 and part.hands > self.hand_target:
-                continue
-            eyes = part.eyes if self.eye_target >= 0 else 0
-            hands = part.hands if kinds & {"hands", "symmetry"} else 0
-            antenna = part.antenna if (self.wide or self.long_arm) else False
-            key = (part.kind, eyes, hands, self._bits(part.icons), antenna, part.ports)
-            if key not in sigs:
-                sigs[key] = _Sig(part.kind, eyes, hands, self._bits(part.icons), antenna, part.ports)
-            sigs[key].parts.append(p)
-            sigs[key].count += 1
+            sig = sigs.get(key)
+            if sig is None:
+                sig = sigs[key] = _Sig(*key)
+            sig.parts.append(p)
+            sig.count += 1
         order = sorted(sigs.values(), key=lambda s: (-bin(s.bits).count("1"), -s.pinks, s.kind, s.parts[0]))
         self.ends = [s for s in order if s.end]
         self.connectors = [s for s in order if not s.end]

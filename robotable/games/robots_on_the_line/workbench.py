@@ -19,10 +19,10 @@ from typing import Any
 
 from robotable.core import BadInput
 
-from . import rules
 from .actions import SellRobot, malformed
 from .components import BONUS_TILES, BUYERS, PART_IDS, REQUIREMENTS, SIDE_NAMES, STEP, TORSOS, opposite
 from .geometry import Robot, assemble, measure, meets, shortfall
+from .sale import bonus_paid, sale_breakdown
 from .state import RotlState
 
 #: The largest layout the workbench evaluates (a hand never holds this many parts).
@@ -127,8 +127,8 @@ def evaluate(state: RotlState, seat: int, query: object) -> dict[str, Any]:
                 {"id": r.id, "text": r.text(), "met": meets(r, m, len(magnets)), "short": shortfall(r, m, len(magnets))}
                 for r in reqs
             ]
-            entry["bonus_tiles"] = [{"id": t.id, "paid": rules.bonus_paid(t, m.icons), "value": t.value} for t in bonus]
-            entry["value"] = rules.sale_breakdown(buyer.pay, reqs, bonus, m)
+            entry["bonus_tiles"] = [{"id": t.id, "paid": bonus_paid(t, m.icons), "value": t.value} for t in bonus]
+            entry["value"] = sale_breakdown(buyer.pay, reqs, bonus, m)
         else:
             entry["requirements"] = [{"id": r.id, "text": r.text(), "met": False, "short": "no robot"} for r in reqs]
             entry["bonus_tiles"] = [{"id": t.id, "paid": False, "value": t.value} for t in bonus]

@@ -1,0 +1,247 @@
+"""Selling (the rulebook's "Completing and Selling a Robot", "Bargain Hunter Setup" and the "3 New Tiles"
+house rule): what a sale pays, selling a finished robot to a buyer, parts to the Bargain Hunter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from robotable.core import Action, Event
+
+from .actions import PickJunk, SellPart, SellRobot, StopPicking
+from .components import (
+    BONUS_TILES,
+    BUYER_IDS,
+    BUYERS,
+    HUNTER_ANY,
+    HUNTER_FEATURED,
+    HUNTER_NEVER,
+    LINES,
+    MAGNETS,
+    NEW_TILES_AFTER_SALE,
+    PART_IDS,
+    PARTS,
+    PINK_PAIR,
+    REQUIREMENTS,
+    TORSO_IDS,
+    TORSOS,
+    BonusTile,
+    Requirement,
+)
+from .geometry import Measures, assemble, measure, meets, shortfall
+from .line import pid
+from .phases import PICK, TURN
+
+if TYPE_CHECKING:
+    from .state import RotlState
+
+_STOP_PICKING = StopPicking()
+
+# -- what a sale pays ---------------------------------------------------------------------------------------
+
+
+def bonus_paid(tile: BonusTile, icons: frozenset[str]) -> bool:
+    """A bonus tile pays when the robot shows every one of its icons."""
+    return tile.icons <= icons
+
+
+def sale_breakdown(
+    pay: int, requirements: Sequence[Requirement], bonus_tiles: Sequence[BonusTile], m: Measures
+) -> dict[str, int]:
+    """What a sale pays: the buyer's money, $5 requirement bonuses, bonus tiles and pink pairs.
+
+    >>> from robotable.games.robots_on_the_line.geometry import assemble, measure
+    >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, BONUS_TILES
+    >>> m = measure(assemble([("torso-11", 0, 0, 0), ("head-05", 0, -1, 0), ("base-10", 0, 1, 0),
+    ...                       ("hand-16", 1, 0, 0), ("hand-20", -1, 0, 2)]))
+    >>> sale_breakdown(20, [REQUIREMENTS[0]], [BONUS_TILES[0], BONUS_TILES[3]], m)
+    {'buyer': 20, 'requirements': 5, 'bonus_tiles': 5, 'pink_pairs': 4, 'total': 34}
+    """
+    out = {
+        "buyer": pay,
+        "requirements": sum(r.bonus for r in requirements),
+        "bonus_tiles": sum(b.value for b in bonus_tiles if bonus_paid(b, m.icons)),
+        "pink_pairs": PINK_PAIR * m.pink_pairs,
+    }
+    out["total"] = sum(out.values())
+    return out
+
+
+def hunter_price(part: int, featured: str) -> int:
+    """What the Bargain Hunter pays for a part: the featured kind $4, any other $1 (0: never bought).
+
+    >>> hunter_price(PART_IDS["base-01"], "base"), hunter_price(PART_IDS["base-01"], "head")
+    (4, 1)
+    """
+    kind = PARTS[part].kind
+    if kind in HUNTER_NEVER:
+        return 0
+    return HUNTER_FEATURED if kind == featured else HUNTER_ANY
+
+
+def buying(s: RotlState, slot: int) -> bool:
+    """Whether the buyer in play at ``slot`` still has the money for a robot."""
+    return s.buyer_money[slot] >= BUYERS[s.buyers[slot]].pay
+
+
+def buyer_slot(s: RotlState, buyer_id: str) -> int:
+    """The slot of a buyer in play (-1 if it is not in play)."""
+    b = BUYER_IDS.get(buyer_id, -1)
+    return s.buyers.index(b) if b in s.buyers else -1
+
+
+# -- 5. sell tiles to the Bargain Hunter --------------------------------------------------------------------
+
+
+def hunter_actions(s: RotlState, p: int) -> list[SellPart]:
+    return [SellPart(pid(part)) for part in s.hands[p] if PARTS[part].kind not in HUNTER_NEVER]
+
+
+def check_sell_part(s: RotlState, p: int, a: SellPart) -> str | None:
+    part = PART_IDS.get(a.part, -1)
+    if part not in s.hands[p]:
+        return f"{a.part} is not in seat {p}'s hand"
+    if PARTS[part].kind in HUNTER_NEVER:
+        return f"the Bargain Hunter never buys a {PARTS[part].kind}"
+    return None
+
+
+def apply_sell_part(s: RotlState, p: int, a: SellPart, events: list[Event]) -> None:
+    part = PART_IDS[a.part]
+    price = hunter_price(part, s.featured)
+    s.remove_from_hand(p, [part])
+    s.gone.append(part)
+    s.pay_from_bank(p, price)
+    events.append(Event("sold_part", {"seat": p, "part": a.part, "price": price}))
+
+
+# -- 6. sell a finished robot -------------------------------------------------------------------------------
+
+
+def _check_tiles(s: RotlState, p: int, a: SellRobot) -> str | None:
+    """The sale's tiles are the seat's torso and parts of their hand, each once, batteries and magnets
+    where they belong."""
+    hand = set(s.hands[p])
+    torso_id = TORSOS[s.torso[p]].id
+    names = [item[0] for item in a.layout] + list(a.batteries) + list(a.magnets)
+    if len(set(names)) != len(names):
+        return "a tile appears twice in the sale"
+    for name in names:
+        if name == torso_id:
+            continue
+        if name in TORSO_IDS:
+            return f"{name} is not seat {p}'s torso ({torso_id})"
+        if PART_IDS.get(name, -1) not in hand:
+            return f"{name} is not in seat {p}'s hand"
+    if torso_id not in [item[0] for item in a.layout]:
+        return f"the layout does not place seat {p}'s torso {torso_id}"
+    for name in a.batteries:
+        if PARTS[PART_IDS[name]].kind != "battery":
+            return f"{name} is not a battery (only batteries are sold alongside a robot)"
+    for name in a.magnets:
+        if PART_IDS[name] not in MAGNETS:
+            return f"{name} is not a magnet"
+    return None
+
+
+def check_sell_robot(s: RotlState, p: int, a: SellRobot) -> str | None:
+    slot = buyer_slot(s, a.buyer)
+    if slot < 0:
+        return f"{a.buyer} is not a buyer in play"
+    buyer = BUYERS[s.buyers[slot]]
+    if not buying(s, slot):
+        return f"{buyer.name} has no money left and buys no more robots"
+    if s.torso[p] < 0:
+        return f"seat {p} has no torso"
+    problem = _check_tiles(s, p, a)
+    if problem:
+        return problem
+    reqs = [REQUIREMENTS[r] for r in s.buyer_reqs[slot]]
+    if a.magnets and not any(r.kind == "magnets" for r in reqs):
+        return f"{buyer.name} has no magnet requirement: magnets are not handed over"
+    robot = assemble(a.layout)
+    if robot.problems:
+        return "the robot is not finished: " + "; ".join(robot.problems[:3])
+    m = measure(robot, [PART_IDS[b] for b in a.batteries])
+    short = [shortfall(r, m, len(a.magnets)) for r in reqs if not meets(r, m, len(a.magnets))]
+    if short:
+        return f"{buyer.name}'s requirements are not met: " + "; ".join(short)
+    return None
+
+
+def apply_sell_robot(s: RotlState, p: int, a: SellRobot, events: list[Event]) -> None:
+    slot = buyer_slot(s, a.buyer)
+    buyer = BUYERS[s.buyers[slot]]
+    reqs = [REQUIREMENTS[r] for r in s.buyer_reqs[slot]]
+    bonus = [BONUS_TILES[t] for t in s.buyer_bonus[slot]]
+    m = measure(assemble(a.layout), [PART_IDS[b] for b in a.batteries])
+    paid = sale_breakdown(buyer.pay, reqs, bonus, m)
+    parts = [PART_IDS[name] for name, *_ in a.layout if name in PART_IDS]
+    parts += [PART_IDS[name] for name in a.batteries + a.magnets]
+    s.remove_from_hand(p, parts)
+    s.gone.extend(parts)
+    s.gone_torsos.append(s.torso[p])
+    s.torso[p] = -1
+    s.buyer_money[slot] -= buyer.pay
+    s.money[p] += buyer.pay
+    s.pay_from_bank(p, paid["total"] - buyer.pay)
+    s.robots[p] += 1
+    sale = {
+        "seat": p,
+        "buyer": buyer.id,
+        "layout": [list(item) for item in a.layout],
+        "batteries": list(a.batteries),
+        "magnets": list(a.magnets),
+        "paid": paid,
+    }
+    s.sales = [*s.sales, sale]
+    events.append(Event("sold_robot", sale))
+    if not buying(s, slot):
+        events.append(Event("buyer_done", {"buyer": buyer.id}))
+    if s.options["three_new_tiles"] and any(s.junk):
+        s.picks = NEW_TILES_AFTER_SALE
+        s.phase = PICK
+
+
+def sold_in_robots(s: RotlState) -> set[int]:
+    """The parts that left the game in robots sold (the rest of ``gone`` went to the Bargain Hunter)."""
+    sold: set[int] = set()
+    for sale in s.sales:
+        for name in [item[0] for item in sale["layout"]] + sale["batteries"] + sale["magnets"]:
+            if name in PART_IDS:
+                sold.add(PART_IDS[name])
+    return sold
+
+
+# -- house rule: 3 new tiles after a sale -------------------------------------------------------------------
+
+
+def pick_actions(s: RotlState) -> list[Action]:
+    return [*(PickJunk(pile) for pile in range(LINES) if s.junk[pile]), _STOP_PICKING]
+
+
+def check_pick(s: RotlState, p: int, a: PickJunk) -> str | None:
+    if a.pile not in range(LINES):
+        return f"there is no junk pile {a.pile} (0 or 1)"
+    return None if s.junk[a.pile] else f"junk pile {a.pile} is empty"
+
+
+def apply_pick(s: RotlState, p: int, a: PickJunk, events: list[Event]) -> None:
+    part = s.junk[a.pile].pop()
+    s.add_to_hand(p, [part])
+    s.picks -= 1
+    events.append(Event("picked", {"seat": p, "pile": a.pile, "part": pid(part)}))
+    if not s.picks or not any(s.junk):
+        s.picks = 0
+        s.phase = TURN
+
+
+def check_stop_picking(s: RotlState, p: int, a: StopPicking) -> str | None:
+    return None
+
+
+def apply_stop_picking(s: RotlState, p: int, a: StopPicking, events: list[Event]) -> None:
+    s.picks = 0
+    s.phase = TURN
+    events.append(Event("stopped_picking", {"seat": p}))

@@ -1,0 +1,260 @@
+"""Trading (the rulebook's "Trading"): offers between players, and trades with the junk piles.
+
+An offer names what its maker gives (parts, their torso, money) and what they ask (parts the other
+player is known to hold, their torso, money); it happens when the other player accepts. Open offers are
+:class:`OpenOffer` tuples in the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from robotable.core import Action, Event
+
+from .actions import Accept, Decline, Offer, TradeJunk
+from .components import JUNK_TRADES, LINES, MAGNETS, PART_IDS, TORSO_IDS, TORSOS
+from .line import pid
+from .phases import TURN
+
+if TYPE_CHECKING:
+    from .state import RotlState
+
+NO_TORSO = -1
+
+
+class OpenOffer(NamedTuple):
+    """An offer waiting for an answer: parts as sorted part ints, a torso int or ``NO_TORSO``."""
+
+    number: int
+    giver: int
+    taker: int
+    give: tuple[int, ...]
+    give_torso: int
+    take: tuple[int, ...]
+    take_torso: int
+    give_money: int
+    take_money: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The offer as views, events and state JSON show it (torsos listed after the parts)."""
+        return {
+            "offer": self.number,
+            "from": self.giver,
+            "to": self.taker,
+            "give": [pid(x) for x in self.give] + ([TORSOS[self.give_torso].id] if self.give_torso >= 0 else []),
+            "take": [pid(x) for x in self.take] + ([TORSOS[self.take_torso].id] if self.take_torso >= 0 else []),
+            "give_money": self.give_money,
+            "take_money": self.take_money,
+        }
+
+
+def two_torsos(holds_giver: int, holds_taker: int, give_torso: int, take_torso: int) -> str | None:
+    """Which side a trade would leave with two torsos (one torso in hand at a time), if any."""
+    if holds_giver >= 0 and give_torso < 0 and take_torso >= 0:
+        return "giver"
+    if holds_taker >= 0 and take_torso < 0 and give_torso >= 0:
+        return "taker"
+    return None
+
+
+def feasible(s: RotlState, o: OpenOffer) -> bool:
+    """Whether an open offer can still be carried out (the parts, torsos and money are all there)."""
+    hand_f, hand_t = s.hands[o.giver], s.hands[o.taker]
+    if any(x not in hand_f for x in o.give) or any(x not in hand_t for x in o.take):
+        return False
+    if o.give_torso >= 0 and s.torso[o.giver] != o.give_torso:
+        return False
+    if o.take_torso >= 0 and s.torso[o.taker] != o.take_torso:
+        return False
+    if s.money[o.giver] < o.give_money or s.money[o.taker] < o.take_money:
+        return False
+    return two_torsos(s.torso[o.giver], s.torso[o.taker], o.give_torso, o.take_torso) is None
+
+
+# -- 4. trade with another player ---------------------------------------------------------------------------
+
+
+def offer_actions(s: RotlState, p: int) -> list[Action]:
+    """The canonical offers: one-for-one part trades with each player p has not made an offer to this turn."""
+    actions: list[Action] = []
+    for q in range(s.num_players):
+        if q == p or (p, q) in s.offered:
+            continue
+        known = s.known(q)
+        for g in s.hands[p]:
+            actions += [Offer(q, (pid(g),), (pid(k),), 0, 0) for k in known]
+    return actions
+
+
+def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
+    if s.phase != TURN:
+        return "no trade offers while tiles are picked from the junk piles"
+    if a.to not in range(s.num_players) or a.to == p:
+        return f"seat {a.to} is not another player"
+    if (p, a.to) in s.offered:
+        return f"seat {p} has already made seat {a.to} an offer this turn"
+    if a.give_money < 0 or a.take_money < 0:
+        return "money in an offer cannot be negative"
+    if not (a.give or a.give_money) or not (a.take or a.take_money):
+        return "a trade gives something and takes something"
+    if a.give_money > s.money[p]:
+        return f"seat {p} has only ${s.money[p]}"
+    if a.take_money > s.money[a.to]:
+        return f"seat {a.to} has only ${s.money[a.to]}"
+    for name, names in (("give", a.give), ("take", a.take)):
+        if len(set(names)) != len(names):
+            return f"a tile appears twice in '{name}'"
+    parsed = parse_offer(s, p, a)
+    if isinstance(parsed, str):
+        return parsed
+    side = two_torsos(s.torso[p], s.torso[a.to], parsed.give_torso, parsed.take_torso)
+    if side:
+        return f"one torso in hand at a time: seat {p if side == 'giver' else a.to} would hold two"
+    return None
+
+
+def _side(s: RotlState, seat: int, names: tuple[str, ...], mine: bool) -> tuple[tuple[int, ...], int] | str:
+    """One side of an offer as (sorted parts, torso); what ``seat`` gives must be in hand (``mine``),
+    what is asked of them must have been seen in their hand."""
+    visible = s.hands[seat] if mine else s.known(seat)
+    parts: list[int] = []
+    torso = NO_TORSO
+    for name in names:
+        if name in TORSO_IDS:
+            if s.torso[seat] != TORSO_IDS[name]:
+                return f"seat {seat} does not hold {name}"
+            torso = TORSO_IDS[name]
+        elif PART_IDS.get(name, -1) in visible:
+            parts.append(PART_IDS[name])
+        elif mine:
+            return f"{name} is not in seat {seat}'s hand"
+        else:
+            return f"seat {seat} is not known to hold {name} (ask only for parts seen in their hand)"
+    return tuple(sorted(parts)), torso
+
+
+def parse_offer(s: RotlState, p: int, a: Offer) -> OpenOffer | str:
+    """The offer as it would stand open (numbered ``s.next_offer``), or why it cannot be made."""
+    give = _side(s, p, a.give, True)
+    if isinstance(give, str):
+        return give
+    take = _side(s, a.to, a.take, False)
+    if isinstance(take, str):
+        return take
+    return OpenOffer(s.next_offer, p, a.to, give[0], give[1], take[0], take[1], a.give_money, a.take_money)
+
+
+def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
+    offer = parse_offer(s, p, a)
+    assert not isinstance(offer, str)
+    s.next_offer += 1
+    s.offers = [*s.offers, offer]
+    s.offered = [*s.offered, (p, a.to)]
+    if s.secret[p]:  # what is offered is shown
+        s.secret[p] = [x for x in s.secret[p] if x not in offer.give]
+    events.append(Event("offer", offer.to_json()))
+
+
+def open_offer(s: RotlState, number: int) -> OpenOffer | None:
+    return next((o for o in s.offers if o.number == number), None)
+
+
+def answer_actions(s: RotlState, p: int) -> list[Action]:
+    """Accept, then decline, each offer made to ``p``."""
+    mine = [o.number for o in s.offers if o.taker == p]
+    return [*(Accept(n) for n in mine), *(Decline(n) for n in mine)]
+
+
+def check_answer(s: RotlState, p: int, a: Accept | Decline) -> str | None:
+    offer = open_offer(s, a.offer)
+    if offer is None:
+        return f"there is no open offer number {a.offer}"
+    if offer.taker != p:
+        return f"offer {a.offer} was made to seat {offer.taker}, not to seat {p}"
+    return None
+
+
+def apply_accept(s: RotlState, p: int, a: Accept, events: list[Event]) -> None:
+    o = open_offer(s, a.offer)
+    assert o is not None
+    s.offers = [x for x in s.offers if x.number != a.offer]
+    s.remove_from_hand(o.giver, o.give)
+    s.remove_from_hand(o.taker, o.take)
+    s.add_to_hand(o.taker, list(o.give))
+    s.add_to_hand(o.giver, list(o.take))
+    if o.give_torso >= 0:
+        s.torso[o.giver] = NO_TORSO
+    if o.take_torso >= 0:
+        s.torso[o.taker] = NO_TORSO
+    if o.give_torso >= 0:
+        s.torso[o.taker] = o.give_torso
+    if o.take_torso >= 0:
+        s.torso[o.giver] = o.take_torso
+    s.money[o.giver] += o.take_money - o.give_money
+    s.money[o.taker] += o.give_money - o.take_money
+    events.append(Event("accepted", o.to_json()))
+
+
+def apply_decline(s: RotlState, p: int, a: Decline, events: list[Event]) -> None:
+    s.offers = [o for o in s.offers if o.number != a.offer]
+    events.append(Event("declined", {"seat": p, "offer": a.offer}))
+
+
+def void_offers(s: RotlState, events: list[Event]) -> None:
+    """Offers that can no longer be carried out (a part sold, a torso taken) are withdrawn."""
+    if not s.offers:
+        return
+    keep = [o for o in s.offers if feasible(s, o)]
+    if len(keep) != len(s.offers):
+        for o in s.offers:
+            if o not in keep:
+                events.append(Event("offer_void", {"offer": o.number}))
+        s.offers = keep
+
+
+def lapse_offers(s: RotlState, events: list[Event]) -> None:
+    """At the end of a turn, open offers lapse."""
+    for o in s.offers:
+        events.append(Event("offer_lapsed", {"offer": o.number}))
+    s.offers = []
+    s.offered = []
+
+
+# -- 2. trade up to 2 tiles with the junk piles -------------------------------------------------------------
+
+
+def junk_trade_actions(s: RotlState, p: int) -> list[TradeJunk]:
+    if s.junk_trades >= JUNK_TRADES:
+        return []
+    actions = []
+    for pile in range(LINES):
+        if s.junk[pile] and s.junk[pile][-1] not in MAGNETS:
+            actions += [TradeJunk(pile, pid(part)) for part in s.hands[p] if part not in MAGNETS]
+    return actions
+
+
+def check_junk_trade(s: RotlState, p: int, a: TradeJunk) -> str | None:
+    if s.junk_trades >= JUNK_TRADES:
+        return f"at most {JUNK_TRADES} junk pile trades per turn"
+    if a.pile not in range(LINES):
+        return f"there is no junk pile {a.pile} (0 or 1)"
+    if not s.junk[a.pile]:
+        return f"junk pile {a.pile} is empty"
+    if s.junk[a.pile][-1] in MAGNETS:
+        return f"the top of junk pile {a.pile} is a magnet: magnets are never traded with a junk pile"
+    part = PART_IDS.get(a.part, -1)
+    if part not in s.hands[p]:
+        return f"{a.part} is not in seat {p}'s hand"
+    if part in MAGNETS:
+        return "magnets are never traded with a junk pile"
+    return None
+
+
+def apply_junk_trade(s: RotlState, p: int, a: TradeJunk, events: list[Event]) -> None:
+    part = PART_IDS[a.part]
+    top = s.junk[a.pile].pop()
+    s.remove_from_hand(p, [part])
+    s.junk[a.pile].append(part)
+    s.add_to_hand(p, [top])
+    s.junk_trades += 1
+    events.append(Event("traded_junk", {"seat": p, "pile": a.pile, "gave": a.part, "took": pid(top)}))
