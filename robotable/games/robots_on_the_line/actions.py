@@ -14,6 +14,7 @@ the junk pile); a line's sections are 0 (spaces 1-3) and 1 (spaces 4-6). A robot
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from robotable.core import Action, BadInput
 
@@ -188,42 +189,85 @@ def malformed(a: Action) -> str:
         return f"malformed fields ({exc})"
 
 
-def _malformed(a: Action) -> str:
-    if isinstance(a, TakePart) and (a.line not in range(LINES) or a.space not in range(1, SPACES + 1)):
+def _bad_space(a: TakePart) -> str:
+    if a.line not in range(LINES) or a.space not in range(1, SPACES + 1):
         return f"line must be 0-{LINES - 1} and space 1-{SPACES}, got line {a.line}, space {a.space}"
-    if isinstance(a, SearchJunk | TradeJunk | PickJunk) and a.pile not in range(LINES):
-        return f"pile must be 0-{LINES - 1}, got {a.pile}"
-    if isinstance(a, SearchJunk | TradeJunk | SellPart) and a.part not in PART_IDS:
-        return f"unknown part {a.part!r}"
-    if isinstance(a, ChooseTorso) and a.torso not in TORSO_IDS:
-        return f"unknown torso {a.torso!r}"
-    if isinstance(a, FlipSwitches):
-        for name, (line, sec) in (("on", a.on), ("off", a.off)):
-            if line not in range(LINES) or sec not in range(len(SECTIONS)):
-                return f"'{name}' must be [line 0-{LINES - 1}, section 0-{len(SECTIONS) - 1}], got {[line, sec]}"
-    if isinstance(a, FlipSwitch) and (a.line not in range(LINES) or a.section not in range(len(SECTIONS))):
-        return f"line must be 0-{LINES - 1} and section 0-{len(SECTIONS) - 1}"
-    if isinstance(a, Offer):
-        if a.give_money < 0 or a.take_money < 0:
-            return "money in an offer cannot be negative"
-        for name in a.give + a.take:
-            if name not in PART_IDS and name not in TORSO_IDS:
-                return f"unknown tile {name!r}"
-    if isinstance(a, SellRobot):
-        if a.buyer not in BUYER_IDS:
-            return f"unknown buyer {a.buyer!r} (one of {', '.join(BUYER_IDS)})"
-        for i, (name, x, y, rotation) in enumerate(a.layout):
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
-                return f"layout[{i}]: x, y and rotation are integers"
-            if name not in PART_IDS and name not in TORSO_IDS:
-                return f"layout[{i}]: unknown tile {name!r}"
-            if rotation not in range(4):
-                return f"layout[{i}]: rotation is 0 to 3 quarter turns clockwise, got {rotation}"
-        for field, names in (("batteries", a.batteries), ("magnets", a.magnets)):
-            for name in names:
-                if name not in PART_IDS:
-                    return f"{field}: unknown part {name!r}"
     return ""
+
+
+def _bad_pile(a: SearchJunk | TradeJunk | PickJunk) -> str:
+    if a.pile not in range(LINES):
+        return f"pile must be 0-{LINES - 1}, got {a.pile}"
+    if isinstance(a, SearchJunk | TradeJunk):
+        return _bad_part(a)
+    return ""
+
+
+def _bad_part(a: SearchJunk | TradeJunk | SellPart) -> str:
+    return "" if a.part in PART_IDS else f"unknown part {a.part!r}"
+
+
+def _bad_torso(a: ChooseTorso) -> str:
+    return "" if a.torso in TORSO_IDS else f"unknown torso {a.torso!r}"
+
+
+def _bad_switches(a: FlipSwitches) -> str:
+    for name, (line, sec) in (("on", a.on), ("off", a.off)):
+        if line not in range(LINES) or sec not in range(len(SECTIONS)):
+            return f"'{name}' must be [line 0-{LINES - 1}, section 0-{len(SECTIONS) - 1}], got {[line, sec]}"
+    return ""
+
+
+def _bad_switch(a: FlipSwitch) -> str:
+    if a.line not in range(LINES) or a.section not in range(len(SECTIONS)):
+        return f"line must be 0-{LINES - 1} and section 0-{len(SECTIONS) - 1}"
+    return ""
+
+
+def _bad_offer(a: Offer) -> str:
+    if a.give_money < 0 or a.take_money < 0:
+        return "money in an offer cannot be negative"
+    for name in a.give + a.take:
+        if name not in PART_IDS and name not in TORSO_IDS:
+            return f"unknown tile {name!r}"
+    return ""
+
+
+def _bad_sale(a: SellRobot) -> str:
+    if a.buyer not in BUYER_IDS:
+        return f"unknown buyer {a.buyer!r} (one of {', '.join(BUYER_IDS)})"
+    for i, (name, x, y, rotation) in enumerate(a.layout):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
+            return f"layout[{i}]: x, y and rotation are integers"
+        if name not in PART_IDS and name not in TORSO_IDS:
+            return f"layout[{i}]: unknown tile {name!r}"
+        if rotation not in range(4):
+            return f"layout[{i}]: rotation is 0 to 3 quarter turns clockwise, got {rotation}"
+    for field, names in (("batteries", a.batteries), ("magnets", a.magnets)):
+        for name in names:
+            if name not in PART_IDS:
+                return f"{field}: unknown part {name!r}"
+    return ""
+
+
+#: What to check in the names and numbers of each action type (the others have none).
+_CHECKS: dict[type[Action], Any] = {
+    TakePart: _bad_space,
+    SearchJunk: _bad_pile,
+    TradeJunk: _bad_pile,
+    PickJunk: _bad_pile,
+    SellPart: _bad_part,
+    ChooseTorso: _bad_torso,
+    FlipSwitches: _bad_switches,
+    FlipSwitch: _bad_switch,
+    Offer: _bad_offer,
+    SellRobot: _bad_sale,
+}
+
+
+def _malformed(a: Action) -> str:
+    check = _CHECKS.get(type(a))
+    return check(a) if check else ""
 
 
 # -- the stable integer encoding (for the research adapters) -----------------------------------------------

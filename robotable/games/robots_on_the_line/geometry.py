@@ -104,6 +104,35 @@ def place(tile_id: str, x: int, y: int, rotation: int = 0) -> TileAt:
 def assemble(layout: Iterable[Sequence[object]]) -> Robot:
     """Place every tile of ``layout`` and list what keeps the robot from being finished."""
     problems: list[str] = []
+    tiles = _place_all(layout, problems)
+    owner: dict[Cell, int] = {}
+    for i, tile in enumerate(tiles):
+        for cell in tile.cells:
+            if cell in owner:
+                problems.append(f"{tiles[owner[cell]].id} and {tile.id} overlap at {cell}")
+            else:
+                owner[cell] = i
+    links = _connect(tiles, owner, problems)
+    torsos = [t for t in tiles if t.kind == "torso"]
+    if not torsos:
+        problems.append("no torso (a robot has exactly one)")
+    elif len(torsos) > 1:
+        problems.append(f"{len(torsos)} torsos ({', '.join(t.id for t in torsos)}): a robot has exactly one")
+    if not any(t.kind == "head" for t in tiles):
+        problems.append("no head")
+    if not any(t.kind == "base" for t in tiles):
+        problems.append("no base")
+    if tiles:
+        start = next((i for i, t in enumerate(tiles) if t.kind == "torso"), 0)
+        reached = _reach(len(tiles), links, start, -1)
+        for i, tile in enumerate(tiles):
+            if i not in reached:
+                problems.append(f"{tile.id} at {tile.cells[0]} is not connected to the {tiles[start].id}")
+    return Robot(tiles, owner, links, problems)
+
+
+def _place_all(layout: Iterable[Sequence[object]], problems: list[str]) -> list[TileAt]:
+    """The layout's tiles placed (each entry that cannot be is a problem)."""
     tiles: list[TileAt] = []
     seen: set[str] = set()
     for item in layout:
@@ -122,13 +151,11 @@ def assemble(layout: Iterable[Sequence[object]]) -> Robot:
             tiles.append(place(tile_id, x, y, rotation))  # type: ignore[arg-type]
         except ValueError as exc:
             problems.append(str(exc))
-    owner: dict[Cell, int] = {}
-    for i, tile in enumerate(tiles):
-        for cell in tile.cells:
-            if cell in owner:
-                problems.append(f"{tiles[owner[cell]].id} and {tile.id} overlap at {cell}")
-            else:
-                owner[cell] = i
+    return tiles
+
+
+def _connect(tiles: list[TileAt], owner: dict[Cell, int], problems: list[str]) -> list[tuple[int, int, bool]]:
+    """The links between tiles (i < j, pink when both ports are); a port not met by a port is a problem."""
     links: list[tuple[int, int, bool]] = []
     port_at = {(cell, side): (i, pink) for i, tile in enumerate(tiles) for cell, side, pink in tile.ports}
     for i, tile in enumerate(tiles):
@@ -144,22 +171,7 @@ def assemble(layout: Iterable[Sequence[object]]) -> Robot:
                 problems.append(f"open port: {where} faces {tiles[j].id}, which has no port there")
             elif i < j:
                 links.append((i, j, pink and port_at[nb, opposite(side)][1]))
-    torsos = [t for t in tiles if t.kind == "torso"]
-    if not torsos:
-        problems.append("no torso (a robot has exactly one)")
-    elif len(torsos) > 1:
-        problems.append(f"{len(torsos)} torsos ({', '.join(t.id for t in torsos)}): a robot has exactly one")
-    if not any(t.kind == "head" for t in tiles):
-        problems.append("no head")
-    if not any(t.kind == "base" for t in tiles):
-        problems.append("no base")
-    if tiles:
-        start = next((i for i, t in enumerate(tiles) if t.kind == "torso"), 0)
-        reached = _reach(len(tiles), links, start, -1)
-        for i, tile in enumerate(tiles):
-            if i not in reached:
-                problems.append(f"{tile.id} at {tile.cells[0]} is not connected to the {tiles[start].id}")
-    return Robot(tiles, owner, links, problems)
+    return links
 
 
 def _reach(n: int, links: list[tuple[int, int, bool]], start: int, avoid: int) -> set[int]:

@@ -132,6 +132,18 @@ class StateReader:
         return value
 
     def read(self) -> RotlState:
+        state = self.identity()
+        self.table(state)
+        self.players(state)
+        self.buyers(state)
+        self.turn(state)
+        problems = state.check_invariants()
+        if problems:
+            raise self.fail(problems[0])
+        return state
+
+    def identity(self) -> RotlState:
+        """The game, player count, seed, options and RNG."""
         if self.data.get("game", GAME_ID) != GAME_ID:
             raise self.fail(f"this is a state of {self.data.get('game')!r}")
         n = self.get("num_players", int)
@@ -151,8 +163,11 @@ class StateReader:
         state.end_reason = self.get("end_reason", str)
         state.turn = self.get("turn", int)
         state.turn_number = self.get("turn_number", int)
-        lines = self.per_line("lines", list[Any])
-        for i, line in enumerate(lines):
+        return state
+
+    def table(self, state: RotlState) -> None:
+        """The lines, piles, switches, maintenance tiles and torso stack."""
+        for i, line in enumerate(self.per_line("lines", list[Any])):
             if len(line) != SPACES:
                 raise self.fail(f"lines[{i}] needs {SPACES} spaces, got {len(line)}")
             state.lines[i] = [EMPTY if x is None else self.part(x, f"lines[{i}]") for x in line]
@@ -169,6 +184,10 @@ class StateReader:
             if kind not in MAINTENANCE:
                 raise self.fail(f"unknown maintenance tile {kind!r}")
         state.torso_pile = [self.torso(t, "torso_stack") for t in self.get("torso_stack", list[str])]
+
+    def players(self, state: RotlState) -> None:
+        """Hands, unseen parts, torsos, money, the bank and robots sold."""
+        n = state.num_players
         state.hands = [sorted(self.parts(h, f"hands[{s}]")) for s, h in enumerate(self.per_seat("hands", n, list[str]))]
         state.secret = [
             sorted(self.parts(h, f"secret[{s}]")) for s, h in enumerate(self.per_seat("secret", n, list[str]))
@@ -177,27 +196,13 @@ class StateReader:
         state.money = self.per_seat("money", n, int)
         state.bank = self.get("bank", int)
         state.robots = self.per_seat("robots_sold", n, int)
+
+    def buyers(self, state: RotlState) -> None:
+        """The buyers in play, the Bargain Hunter, the parts out of the game and the sales."""
         buyers = self.get("buyers", list[dict[str, Any]])
         state.buyers, state.buyer_reqs, state.buyer_bonus, state.buyer_money = [], [], [], []
         for i, b in enumerate(buyers):
-            where = f"buyers[{i}]"
-            for key in ("id", "requirements", "bonus_tiles", "money"):
-                if key not in b:
-                    raise self.fail(f"{where}: missing field {key!r}")
-            if not isinstance(b["id"], str) or b["id"] not in BUYER_IDS:
-                raise self.fail(f"{where}: unknown buyer {b['id']!r}")
-            reqs = decode_value(b["requirements"], list[str], f"{GAME_ID} state: {where}.requirements")
-            bonus = decode_value(b["bonus_tiles"], list[str], f"{GAME_ID} state: {where}.bonus_tiles")
-            for r in reqs:
-                if r not in REQUIREMENT_IDS:
-                    raise self.fail(f"{where}: unknown requirement tile {r!r}")
-            for t in bonus:
-                if t not in BONUS_IDS:
-                    raise self.fail(f"{where}: unknown bonus tile {t!r}")
-            state.buyers.append(BUYER_IDS[b["id"]])
-            state.buyer_reqs.append([REQUIREMENT_IDS[r] for r in reqs])
-            state.buyer_bonus.append([BONUS_IDS[t] for t in bonus])
-            state.buyer_money.append(decode_value(b["money"], int, f"{GAME_ID} state: {where}.money"))
+            self.buyer(state, b, f"buyers[{i}]")
         if state.buyers != sorted(set(state.buyers)) or any(
             BUYERS[b].id != buyers[i]["id"] for i, b in enumerate(state.buyers)
         ):
@@ -208,7 +213,30 @@ class StateReader:
         state.gone = self.parts(self.get("out_of_game", list[str]), "out_of_game")
         state.gone_torsos = [self.torso(t, "out_of_game_torsos") for t in self.get("out_of_game_torsos", list[str])]
         state.boxed = self.parts(self.get("boxed", list[str]), "boxed")
+        n = state.num_players
         state.sales = [self.sale(x, f"sales[{i}]", n) for i, x in enumerate(self.get("sales", list[dict[str, Any]]))]
+
+    def buyer(self, state: RotlState, b: dict[str, Any], where: str) -> None:
+        for key in ("id", "requirements", "bonus_tiles", "money"):
+            if key not in b:
+                raise self.fail(f"{where}: missing field {key!r}")
+        if not isinstance(b["id"], str) or b["id"] not in BUYER_IDS:
+            raise self.fail(f"{where}: unknown buyer {b['id']!r}")
+        reqs = decode_value(b["requirements"], list[str], f"{GAME_ID} state: {where}.requirements")
+        bonus = decode_value(b["bonus_tiles"], list[str], f"{GAME_ID} state: {where}.bonus_tiles")
+        for r in reqs:
+            if r not in REQUIREMENT_IDS:
+                raise self.fail(f"{where}: unknown requirement tile {r!r}")
+        for t in bonus:
+            if t not in BONUS_IDS:
+                raise self.fail(f"{where}: unknown bonus tile {t!r}")
+        state.buyers.append(BUYER_IDS[b["id"]])
+        state.buyer_reqs.append([REQUIREMENT_IDS[r] for r in reqs])
+        state.buyer_bonus.append([BONUS_IDS[t] for t in bonus])
+        state.buyer_money.append(decode_value(b["money"], int, f"{GAME_ID} state: {where}.money"))
+
+    def turn(self, state: RotlState) -> None:
+        """This turn's counts and the offers."""
         turn = self.get("this_turn", dict[str, Any])
         try:
             state.acquired = decode_value(turn["part_taken"], bool, "this_turn.part_taken")
@@ -219,6 +247,7 @@ class StateReader:
             raise self.fail(f"this_turn: missing field {exc.args[0]!r}") from None
         except BadInput as exc:
             raise self.fail(str(exc)) from None
+        n = state.num_players
         state.offers = [
             self.offer(o, f"offers[{i}]", n) for i, o in enumerate(self.get("offers", list[dict[str, Any]]))
         ]
@@ -229,10 +258,6 @@ class StateReader:
             raise self.fail("phase 'pick' needs picks_left above 0")
         if state.phase == OVER and not state.end_reason:
             raise self.fail("a finished game needs its end_reason")
-        problems = state.check_invariants()
-        if problems:
-            raise self.fail(problems[0])
-        return state
 
     def sale(self, x: dict[str, Any], where: str, n: int) -> dict[str, Any]:
         """A robot sold, as the ``sold_robot`` event shows it (checked enough for views to draw it)."""
