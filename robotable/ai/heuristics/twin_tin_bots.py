@@ -52,10 +52,22 @@ from collections.abc import Sequence
 
 from robotable.core import Action, Rng, State
 from robotable.games.twin_tin_bots import DoubleModification, Pass, Place, Remove, Reset, Swap, Tile, ZapOrder
-from robotable.games.twin_tin_bots import rules as R
-from robotable.games.twin_tin_bots.components import SLOTS_PER_ROBOT
-from robotable.games.twin_tin_bots.hexgrid import OFFSETS, Hex, board_hexes, opposite
+from robotable.games.twin_tin_bots import orders as O
+from robotable.games.twin_tin_bots.board import BLOB_THING, GROUND, ROBOT, Board, Thing
+from robotable.games.twin_tin_bots.components import SLOTS_PER_ROBOT, ZAP_RANGE
+from robotable.games.twin_tin_bots.crystals import (
+    INTO_BASE,
+    ONTO_GROUND,
+    crystal_in_front,
+    may_unload_in,
+    theft_prevented,
+    unload_spot,
+)
+from robotable.games.twin_tin_bots.hexgrid import OFFSETS, Hex, board_hexes, opposite, turn
+from robotable.games.twin_tin_bots.movement import jump_landing, next_hex, push_line, stuck_at_turn_start
+from robotable.games.twin_tin_bots.running import UNLIMITED
 from robotable.games.twin_tin_bots.state import BLOB, CHANGE, CRYSTAL, OVER, ZAP, TtbState
+from robotable.games.twin_tin_bots.zaps import zap_resisted, zap_scan
 
 from ..base import Decision
 
@@ -75,7 +87,7 @@ FAR = 60
 #: After this round, programming turns are more and more often random, so no stalemate lasts forever.
 STALL_ROUND = 40
 
-_ANTI_ZAP, _ANTI_THEFT = int(Tile.ANTI_ZAP), int(Tile.ANTI_THEFT)
+_ANTI_ZAP, _ANTI_THEFT, _DASH = int(Tile.ANTI_ZAP), int(Tile.ANTI_THEFT), int(Tile.DASH)
 _F1, _F2, _TL, _TR = int(Tile.FORWARD_1), int(Tile.FORWARD_2), int(Tile.TURN_LEFT), int(Tile.TURN_RIGHT)
 _LOAD, _UNLOAD = int(Tile.LOAD), int(Tile.UNLOAD)
 _ZAP_UNLOAD = ZapOrder(Tile.UNLOAD)
@@ -89,14 +101,11 @@ _PASS = Pass()
 class Nav:
     """Fixed-board geometry: forward moves over ``(hex, facing)`` states and cached distance tables."""
 
-    def __init__(self, board: object) -> None:
-        b = board
-        self.hexes: list[Hex] = board_hexes(b.radius)  # type: ignore[attr-defined]
+    def __init__(self, board: Board) -> None:
+        b = self.board = board
+        self.hexes: list[Hex] = board_hexes(b.radius)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
-        self.solid = lambda h: b.solid(h)  # type: ignore[attr-defined]
-        self.tele: dict[Hex, Hex] = dict(b.tele)  # type: ignore[attr-defined]
-        self.mud = b.mud  # type: ignore[attr-defined]
-        self.standable = [not b.solid(h) and h not in self.tele for h in self.hexes]  # type: ignore[attr-defined]
+        self.standable = [not b.solid(h) and h not in b.tele for h in self.hexes]
         n = len(self.hexes)
         self.fwd: list[int] = [-1] * (6 * n)
         rev: list[list[int]] = [[] for _ in range(6 * n)]
@@ -104,7 +113,7 @@ class Nav:
             if not self.standable[i]:
                 continue
             for f in range(6):
-                nxt = self.next_hex(h, f)
+                nxt = next_hex(b, h, f)
                 if nxt is not None:
                     j = self.index[nxt] * 6 + f
                     self.fwd[i * 6 + f] = j
@@ -112,19 +121,6 @@ class Nav:
         self.rev = rev
         self._tables: dict[Hex, list[int]] = {}
         self._near: dict[Hex, list[int]] = {}
-
-    def next_hex(self, h: Hex, d: int) -> Hex | None:
-        """Where a step from ``h`` toward ``d`` lands on the fixed board (through Teleporters)."""
-        dq, dr = OFFSETS[d]
-        n = (h[0] + dq, h[1] + dr)
-        if self.solid(n):
-            return None
-        pair = self.tele.get(n)
-        if pair is not None:
-            n = (pair[0] + dq, pair[1] + dr)
-            if self.solid(n) or n in self.tele:
-                return None
-        return n
 
     def table(self, target: Hex) -> list[int]:
         """Orders needed from each ``(hex, facing)`` state to stand next to ``target`` facing it."""
@@ -234,7 +230,7 @@ class Table:
         self.seat_cols = seating.seat_cols
         self.num_players = st.num_players
         self.cache: dict[tuple, float] = {}
-        self.base_at = st.board.base_at
+        self.board = st.board
         programs = st.programs
         lo = [(r % rp) * SLOTS_PER_ROBOT for r in range(self.nrob)]
         self.anti_zap = [_ANTI_ZAP in programs[r // rp][lo[r] : lo[r] + SLOTS_PER_ROBOT] for r in range(self.nrob)]
@@ -364,171 +360,146 @@ def state_value(st: TtbState, seat: int, tb: Table | None = None) -> float:
 
 
 class Sim:
-    """A light copy of the moving parts, on which a colour's programs run (robot-only rules)."""
+    """A light copy of the moving parts, on which a colour's programs run with the engine's rules of
+    movement, loading, unloading and zapping (:mod:`~robotable.games.twin_tin_bots.movement`,
+    :mod:`~robotable.games.twin_tin_bots.crystals`, :mod:`~robotable.games.twin_tin_bots.zaps`), but
+    without events, pending decisions (a Zap that would hit an opponent's carrier earns a bonus instead)
+    or new crystals entering play."""
 
     __slots__ = ("bonus", "delivered", "ground", "occupied", "rcargo", "rface", "rhex", "stuck")
 
     def __init__(self, st: TtbState | Sim) -> None:
+        self.rhex = st.rhex[:]
+        self.rface = st.rface[:]
+        self.rcargo = st.rcargo[:]
+        self.ground = dict(st.ground)
         if isinstance(st, Sim):
-            self.rhex = st.rhex[:]
-            self.rface = st.rface[:]
-            self.rcargo = st.rcargo[:]
-            self.ground = dict(st.ground)
             self.delivered = st.delivered[:]
             self.occupied = dict(st.occupied)
             self.bonus = st.bonus
         else:
-            self.rhex = st.rhex[:]
-            self.rface = st.rface[:]
-            self.rcargo = st.rcargo[:]
-            self.ground = dict(st.ground)
             self.delivered = [sum(d) for d in st.delivered]
-            self.occupied = {h: ("r", r) for r, h in enumerate(st.rhex)}
+            self.occupied: dict[Hex, Thing] = {h: (ROBOT, r) for r, h in enumerate(st.rhex)}
             for h in st.ground:
-                self.occupied[h] = ("c", 0)
-            for h in st.blobs:
-                self.occupied[h] = ("b", 0)
+                self.occupied[h] = (GROUND, h)
+            for i, h in enumerate(st.blobs):
+                self.occupied[h] = (BLOB_THING, i)
             self.bonus = 0.0
         self.stuck: set[int] = set()
 
-    def run(self, tb: Table, colour: int, programs: list[int], active: int) -> None:
-        """Run ``colour``'s programs once (``programs``: its 6 slots)."""
+    def run(self, tb: Table, colour: int, programs: list[int]) -> None:
+        """Run ``colour``'s turn once (``programs``: its 6 slots): robots in Mud are stuck at its start."""
+        self.stuck = {r for r, stuck in enumerate(stuck_at_turn_start(tb.board, self.rhex)) if stuck}
         rp = tb.rp
         for k in range(rp):
             r = colour * rp + k
-            if self.rhex[r] in tb.nav.mud:
-                self.stuck.add(r)
             lo = k * SLOTS_PER_ROBOT
             prog = programs[lo : lo + SLOTS_PER_ROBOT]
             for tile in prog:
                 if tile < 0:
                     continue
-                ops = R.TILE_OPS[tile]
-                for op in ops:
-                    moved = self.op(tb, r, op, prog, active)
-                    if not moved and tile in R.CHAINED_STEPS:
+                for op in O.TILE_OPS[tile]:
+                    moved = self.op(tb, r, op, prog)
+                    if not moved and tile in O.CHAINED_STEPS:
                         break
 
-    def _move(self, tb: Table, thing_hex: Hex, d: int) -> Hex | None:
-        """Where a thing on ``thing_hex`` lands stepping toward ``d`` (pushing one thing), or None."""
-        nav = tb.nav
-        n = nav.next_hex(thing_hex, d)
-        if n is None:
-            return None
-        other = self.occupied.get(n)
-        if other is not None:
-            beyond = nav.next_hex(n, d)
-            if beyond is None or beyond in self.occupied or beyond == thing_hex:
-                return None
-            del self.occupied[n]
-            self.occupied[beyond] = other
-            if other[0] == "r":
-                self.rhex[other[1]] = beyond
-            elif other[0] == "c":
-                self.ground[beyond] = self.ground.pop(n)
-        return n
-
-    def op(self, tb: Table, r: int, op: int, prog: list[int], active: int) -> bool:
-        h, f = self.rhex[r], self.rface[r]
-        if op == R.FORWARD or op == R.BACK_UP:
-            if r in self.stuck:
-                self.stuck.discard(r)
-                return True
-            d = f if op == R.FORWARD else opposite(f)
-            n = self._move(tb, h, d)
-            if n is None:
-                return False
-            del self.occupied[h]
-            self.occupied[n] = ("r", r)
-            self.rhex[r] = n
-            if n in tb.nav.mud:
-                self.stuck.add(r)
+    def _put(self, tb: Table, thing: Thing, frm: Hex, to: Hex) -> None:
+        """Move a robot, crystal or Blob from ``frm`` to ``to`` (a robot entering Mud is stuck)."""
+        del self.occupied[frm]
+        kind, ref = thing
+        if kind == ROBOT:
+            self.rhex[ref] = to
+            self.occupied[to] = thing
+            if to in tb.board.mud:
+                self.stuck.add(ref)
             else:
-                self.stuck.discard(r)
-            return True
-        if op in R.TURNS:
-            self.rface[r] = (f + R.TURNS[op]) % 6
-            return True
-        dq, dr = OFFSETS[f]
-        front = (h[0] + dq, h[1] + dr)
-        if op == R.LOAD:
-            if self.rcargo[r]:
-                return True
-            if front in self.ground:
-                self.rcargo[r] = self.ground.pop(front)
-                del self.occupied[front]
-                return True
-            other = self.occupied.get(front)
-            if other is not None and other[0] == "r" and self.rcargo[other[1]]:
-                o = other[1]
-                if tb.team[o // tb.rp] == tb.team[r // tb.rp] or not tb.anti_theft[o]:
-                    self.rcargo[r], self.rcargo[o] = self.rcargo[o], 0
-            return True
-        if op == R.UNLOAD:
-            v = self.rcargo[r]
-            if not v:
-                return True
-            base = tb.base_at.get(front)
-            if base is not None:
-                if tb.advanced and base != r // tb.rp and tb.controller[base] == tb.controller[r // tb.rp]:
-                    return True
-                self.rcargo[r] = 0
-                self.delivered[base] += v
-                return True
-            if tb.nav.solid(front) or front in tb.nav.tele:
-                return True
-            other = self.occupied.get(front)
-            if other is None:
-                self.rcargo[r] = 0
-                self.ground[front] = v
-                self.occupied[front] = ("c", 0)
-            elif other[0] == "r" and not self.rcargo[other[1]]:
-                self.rcargo[r] = 0
-                self.rcargo[other[1]] = v
-            return True
-        if op == R.ZAP or op == R.LONG_RANGE_ZAP:
-            reach = 2 if op == R.ZAP else 20
-            for i in range(1, reach + 1):
-                n = (h[0] + dq * i, h[1] + dr * i)
-                if n not in tb.nav.index or tb.nav.solid(n) or n in tb.nav.tele:
-                    break
-                other = self.occupied.get(n)
-                if other is None:
-                    continue
-                if other[0] == "r":
-                    o = other[1]
-                    if tb.team[o // tb.rp] != tb.team[r // tb.rp] and not tb.anti_zap[o]:
-                        self.bonus += ZAP_BONUS * self.rcargo[o]
-                break
-            return True
-        if op == R.JUMP:
-            land: Hex | None = (h[0] + 2 * dq, h[1] + 2 * dr)
-            nav = tb.nav
-            if nav.solid(land):
-                land = None
-            elif land in nav.tele:
-                pair = nav.tele[land]  # type: ignore[index]
-                land = (pair[0] + dq, pair[1] + dr)
-                if nav.solid(land) or land in nav.tele:
-                    land = None
+                self.stuck.discard(ref)
+        elif kind == GROUND:
+            self.ground[to] = self.ground.pop(frm)
+            self.occupied[to] = (GROUND, to)
+        else:
+            self.occupied[to] = thing
+
+    def op(self, tb: Table, r: int, op: int, prog: list[int]) -> bool:
+        """One elementary operation of robot ``r`` (``prog``: its program); False if a step was blocked."""
+        if op == O.FORWARD or op == O.BACK_UP:
+            return self._step(tb, r, op, prog)
+        if op in O.TURNS:
+            self.rface[r] = turn(self.rface[r], O.TURNS[op])
+        elif op == O.LOAD:
+            self._load(tb, r)
+        elif op == O.UNLOAD:
+            self._unload(tb, r)
+        elif op == O.ZAP or op == O.LONG_RANGE_ZAP:
+            self._zap(tb, r, ZAP_RANGE if op == O.ZAP else UNLIMITED)
+        elif op == O.JUMP:
+            h = self.rhex[r]
+            land = jump_landing(tb.board, h, self.rface[r])
             if land is not None and land not in self.occupied:
-                del self.occupied[h]
-                self.occupied[land] = ("r", r)
-                self.rhex[r] = land
-                self.stuck.discard(r)
-                if land in nav.mud:
-                    self.stuck.add(r)
-            return True
+                self._put(tb, (ROBOT, r), h, land)
         return True
 
-    def own_value(self, tb: Table, colour: int) -> float:
-        """One colour's expected points (quicker than :meth:`value`; for rollouts)."""
-        rp = tb.rp
-        index = tb.nav.index
-        mine = tuple(
-            (index[self.rhex[r]] * 6 + self.rface[r], self.rcargo[r]) for r in range(colour * rp, colour * rp + rp)
-        )
-        return self.delivered[colour] + _robots_worth(tb, colour, mine, self.ground, self.rhex, self.rcargo)
+    def _step(self, tb: Table, r: int, op: int, prog: list[int]) -> bool:
+        if r in self.stuck:
+            self.stuck.discard(r)
+            return True
+        h, f = self.rhex[r], self.rface[r]
+        d = f if op == O.FORWARD else opposite(f)
+        line = push_line(tb.board, self.occupied.get, h, d, _DASH in prog)
+        if line is None:
+            return False
+        things, hexes = line
+        for i in range(len(things) - 1, -1, -1):
+            self._put(tb, things[i], hexes[i], hexes[i + 1])
+        self._put(tb, (ROBOT, r), h, hexes[0])
+        return True
+
+    def _front(self, r: int) -> Hex:
+        h, (dq, dr) = self.rhex[r], OFFSETS[self.rface[r]]
+        return (h[0] + dq, h[1] + dr)
+
+    def _load(self, tb: Table, r: int) -> None:
+        if self.rcargo[r]:
+            return
+        front = self._front(r)
+        source = crystal_in_front(self.ground, self.occupied.get, self.rcargo, front)
+        if source is None:
+            return
+        if source[0] == GROUND:
+            self.rcargo[r] = self.ground.pop(front)
+            del self.occupied[front]
+            return
+        o = source[1]
+        if not theft_prevented(tb.team[o // tb.rp] != tb.team[r // tb.rp], tb.anti_theft[o]):
+            self.rcargo[r], self.rcargo[o] = self.rcargo[o], 0
+
+    def _unload(self, tb: Table, r: int) -> None:
+        v = self.rcargo[r]
+        if not v:
+            return
+        front = self._front(r)
+        spot = unload_spot(tb.board, self.occupied.get, self.rcargo, front)
+        if spot is None:
+            return
+        kind, ref = spot
+        if kind == INTO_BASE:
+            if not may_unload_in(tb.advanced, tb.controller, r // tb.rp, ref):
+                return
+            self.delivered[ref] += v
+        elif kind == ONTO_GROUND:
+            self.ground[front] = v
+            self.occupied[front] = (GROUND, front)
+        else:
+            self.rcargo[ref] = v
+        self.rcargo[r] = 0
+
+    def _zap(self, tb: Table, r: int, reach: int) -> None:
+        hit = zap_scan(tb.board, self.occupied.get, self.rhex[r], self.rface[r], reach)
+        if hit is None or hit[1] is None or hit[1][0] != ROBOT:
+            return
+        o = hit[1][1]
+        if tb.team[o // tb.rp] != tb.team[r // tb.rp] and not zap_resisted(True, tb.anti_zap[o]):
+            self.bonus += ZAP_BONUS * self.rcargo[o]
 
     def value(self, tb: Table, seat: int) -> float:
         v = _victory(tb, self.delivered)
@@ -560,12 +531,12 @@ def program_value(
 ) -> float:
     """Value of running ``prog`` this turn and, unchanged, the next (others standing still)."""
     sim = Sim(start)
-    sim.run(tb, colour, prog, colour)
+    sim.run(tb, colour, prog)
     first = sim.value(tb, seat) + sim.bonus
     if abs(first) >= 1000.0 or not twice:
         return first
     sim.bonus = 0.0
-    sim.run(tb, colour, prog, colour)
+    sim.run(tb, colour, prog)
     return (1 - SECOND_RUN) * first + SECOND_RUN * (sim.value(tb, seat) + sim.bonus)
 
 
@@ -652,7 +623,7 @@ def _with_second_run(sim: TtbState, seat: int, tb: Table) -> float:
     cols = [c for c in range(len(sim.colours)) if sim.controller[c] == seat]
     start = Sim(sim)
     for c in cols:
-        start.run(tb, c, sim.programs[c], c)
+        start.run(tb, c, sim.programs[c])
     second = start.value(tb, seat) + start.bonus
     return (1 - SECOND_RUN) * first + SECOND_RUN * second
 
@@ -679,7 +650,7 @@ def _engine_value(st: TtbState, seat: int, action: Action, tb: Table) -> float:
     ):
         # More changes to make this turn (first turn, Double Modification): run as the programs stand.
         probe = Sim(sim)
-        probe.run(tb, colour, sim.programs[colour], colour)
+        probe.run(tb, colour, sim.programs[colour])
         return probe.value(tb, seat) + probe.bonus
     return _finish_turn(sim, seat, 1, tb)
 
@@ -842,7 +813,7 @@ def evaluate(state: State) -> list[float]:
     first = st.turn if st.phase == CHANGE else st.turn + 1
     for i in range(first, first + len(order)):
         c = order[i % len(order)]
-        sim.run(tb, c, st.programs[c], c)
+        sim.run(tb, c, st.programs[c])
     later = colour_points(tb, sim.rhex, sim.rface, sim.rcargo, sim.ground, sim.delivered)
     totals = seat_points(tb, [(a + b) / 2 for a, b in zip(now, later, strict=True)])
     n = len(totals)

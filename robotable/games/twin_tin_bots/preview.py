@@ -23,7 +23,8 @@ from typing import Any
 from robotable.core import Action, Event, Rng
 
 from .hexgrid import FACING_NAMES, Hex
-from .state import CHANGE, OVER, TtbState
+from .phases import CHANGE, OVER
+from .state import TtbState
 
 Step = tuple[Hex, str]
 
@@ -72,7 +73,7 @@ def preview(state: TtbState, seat: int, change: Action) -> Preview:
     events = sim.apply_legal(seat, change)
     if sim.phase == CHANGE and (sim.turn, sim.round) == (turn, rnd):
         sim.start_run(events)
-        sim._run(events)
+        sim.run_programs(events)
     paths: dict[str, list[Step]] = {}
     for e in events:
         if e.type in ("move", "turn"):

@@ -1,0 +1,152 @@
+"""Movement: Forward steps and pushing, Dash, Back Up, Jump, Teleporters and Mud.
+
+The rules that are functions of the position (:func:`next_hex`, :func:`push_line`,
+:func:`jump_landing`, :func:`stuck_at_turn_start`) take the fixed :class:`~.board.Board` and a
+``thing_at(hex)`` lookup, so the engine and the AI's quick simulation share them; :func:`step`,
+:func:`push` and :func:`jump` carry them out on a state and report events.
+
+>>> board = Board(4, [(0, -4)], teleporters=[((1, 0), (-2, 2))])
+>>> next_hex(board, (0, 0), 0)              # into the Teleporter on (1, 0): out beyond (-2, 2)
+(-1, 2)
+>>> next_hex(board, (0, -3), 2) is None     # a Base cannot be entered
+True
+>>> push_line(board, {(0, 1): (GROUND, (0, 1))}.get, (0, 0), 5, dash=False)
+([(1, (0, 1))], [(0, 1), (0, 2)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from robotable.core import Event
+
+from .board import GROUND, ROBOT, Board, Thing
+from .components import CRYSTAL_NAMES, Tile
+from .hexgrid import FACING_NAMES, OFFSETS, Hex
+
+if TYPE_CHECKING:
+    from .state import TtbState
+
+ThingAt = Callable[[Hex], Thing | None]
+_DASH = int(Tile.DASH)
+
+
+# -- the rules of movement, as functions of the position --------------------------------------------
+
+
+def next_hex(board: Board, h: Hex, d: int) -> Hex | None:
+    """Where something leaving ``h`` in direction ``d`` lands: the next hex, or through a Teleporter
+    the hex beyond its pair; ``None`` if that is off the board, a Base or a Rock."""
+    dq, dr = OFFSETS[d]
+    n = (h[0] + dq, h[1] + dr)
+    if board.solid(n):
+        return None
+    pair = board.tele.get(n)
+    if pair is not None:
+        n = (pair[0] + dq, pair[1] + dr)
+        if board.solid(n) or n in board.tele:
+            return None
+    return n
+
+
+def push_line(board: Board, thing_at: ThingAt, h: Hex, d: int, dash: bool) -> tuple[list[Thing], list[Hex]] | None:
+    """What moving from ``h`` in direction ``d`` pushes, and the hex each moves to (the mover's first);
+    ``None`` if the move is blocked. A robot, crystal or Blob is pushed if the hex behind it is empty;
+    with ``dash`` a whole line is, if it ends in an empty hex before any Base, Rock or the board edge."""
+    things: list[Thing] = []
+    hexes: list[Hex] = []
+    cur = h
+    for _ in range(len(board.hexes)):
+        nxt = next_hex(board, cur, d)
+        if nxt is None or nxt == h:
+            return None
+        hexes.append(nxt)
+        thing = thing_at(nxt)
+        if thing is None:
+            return things, hexes
+        things.append(thing)
+        if not dash and len(things) > 1:
+            return None
+        cur = nxt
+    return None
+
+
+def jump_landing(board: Board, h: Hex, d: int) -> Hex | None:
+    """Where a Jump from ``h`` facing ``d`` lands, over anything in between (through a Teleporter:
+    beyond its pair); ``None`` if off the board, a Base or a Rock. The landing hex must still be empty."""
+    dq, dr = OFFSETS[d]
+    land = (h[0] + 2 * dq, h[1] + 2 * dr)
+    if board.solid(land):
+        return None
+    pair = board.tele.get(land)
+    if pair is not None:
+        land = (pair[0] + dq, pair[1] + dr)
+        if board.solid(land) or land in board.tele:
+            return None
+    return land
+
+
+def stuck_at_turn_start(board: Board, rhex: Iterable[Hex]) -> list[bool]:
+    """Mud has no memory: at the start of every turn each robot standing in Mud will ignore its next
+    Forward step."""
+    mud = board.mud
+    return [h in mud for h in rhex]
+
+
+# -- carrying them out on a state ------------------------------------------------------------------
+
+
+def put(st: TtbState, thing: Thing, to: Hex, events: list[Event], how: str) -> None:
+    """Move a robot, crystal or Blob to ``to``. A robot entering Mud is stuck; leaving it frees it."""
+    kind, ref = thing
+    if kind == ROBOT:
+        st.rhex[ref] = to
+        st.stuck[ref] = to in st.board.mud
+        events.append(
+            Event("move", {"robot": st.names[ref], "hex": list(to), "facing": FACING_NAMES[st.rface[ref]], "how": how})
+        )
+    elif kind == GROUND:
+        value = st.ground.pop(ref)
+        st.ground[to] = value
+        events.append(Event("crystal_pushed", {"from": list(ref), "hex": list(to), "crystal": CRYSTAL_NAMES[value]}))
+    else:
+        frm = st.blobs[ref]
+        st.blobs[ref] = to
+        events.append(Event("blob_moved", {"from": list(frm), "hex": list(to)}))
+
+
+def push(st: TtbState, thing: Thing, h: Hex, d: int, dash: bool, events: list[Event], how: str) -> bool:
+    """Move what stands on ``h`` one hex in direction ``d``, pushing per the Forward rules; False if
+    blocked."""
+    line = push_line(st.board, st.thing_at, h, d, dash)
+    if line is None:
+        return False
+    things, hexes = line
+    for i in range(len(things) - 1, -1, -1):
+        put(st, things[i], hexes[i + 1], events, "pushed")
+    put(st, thing, hexes[0], events, how)
+    return True
+
+
+def step(st: TtbState, rid: int, d: int, events: list[Event], how: str) -> bool:
+    """A Forward step (or Back Up) of robot ``rid`` in direction ``d``: ignored once after entering
+    Mud; with Dash in its program the robot pushes whole lines. False if it could not move."""
+    if st.stuck[rid]:
+        st.stuck[rid] = False
+        events.append(Event("mud", {"robot": st.names[rid], "hex": list(st.rhex[rid])}))
+        return True
+    moved = push(st, (ROBOT, rid), st.rhex[rid], d, st.in_program(rid, _DASH), events, how)
+    if not moved:
+        events.append(Event("blocked", {"robot": st.names[rid], "hex": list(st.rhex[rid]), "how": how}))
+    return moved
+
+
+def jump(st: TtbState, rid: int, events: list[Event]) -> None:
+    """Jump two hexes ahead over anything; the landing hex must be empty. The facing does not change."""
+    h = st.rhex[rid]
+    land = jump_landing(st.board, h, st.rface[rid])
+    if land is None or st.thing_at(land) is not None:
+        events.append(Event("blocked", {"robot": st.names[rid], "hex": list(h), "how": "jump"}))
+        return
+    put(st, (ROBOT, rid), land, events, "jump")

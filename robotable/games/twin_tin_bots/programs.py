@@ -1,0 +1,278 @@
+"""Step 1 of a turn: change the programming of a single robot.
+
+A colour's programming board has 6 slots: 0-2 are robot A's program, 3-5 robot B's; its hand is every
+tile it owns that is not on its board. The changes are the rulebook's five (place, swap within one
+robot, remove, reset one robot, pass), and Double Modification, which gives two changes this turn. A
+colour's first turn is one placement on each robot. Each change has a check and an apply function
+(see the dispatch table in :mod:`.state`); :func:`legal_changes` lists them all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robotable.core import Action, Event
+
+from .actions import DoubleModification, Pass, Place, Remove, Reset, Swap
+from .components import ORDER_COUNTS, SLOTS_PER_ROBOT, SPECIALS, TILE_NAMES, Tile
+from .phases import CHANGE
+
+if TYPE_CHECKING:
+    from .state import TtbState
+
+EMPTY = -1
+_DM = int(Tile.DOUBLE_MODIFICATION)
+_SPECIAL_SET = frozenset(SPECIALS)
+_ORDER_ITEMS = tuple(ORDER_COUNTS.items())
+
+# Every change built once: legal_changes hands out these shared values.
+_PLACE = {(s, t): Place(s, Tile(t)) for s in range(6) for t in range(len(TILE_NAMES))}
+_SWAP = {(a, b): Swap(a, b) for a in range(6) for b in range(6)}
+_REMOVE = {s: Remove(s) for s in range(6)}
+_RESET = {k: Reset(k) for k in range(2)}
+_PASS = Pass()
+_DOUBLE = DoubleModification()
+
+
+def tile_or_none(t: int) -> str | None:
+    """A slot's JSON form: the tile's name, or null for an empty slot."""
+    return TILE_NAMES[t] if t >= 0 else None
+
+
+def robot_slots(k: int) -> range:
+    """Robot ``k``'s slots on its colour's programming board."""
+    return range(k * SLOTS_PER_ROBOT, (k + 1) * SLOTS_PER_ROBOT)
+
+
+def hand(programs: list[int], specials: list[int], dm_used: bool) -> dict[int, int]:
+    """Tiles in a colour's hand: owned (16 Order tiles, Double Modification until used, its Special
+    Orders) and not on its board."""
+    counts = dict(_ORDER_ITEMS)
+    if dm_used:
+        counts[_DM] = 0
+    for s in specials:
+        counts[s] = 1
+    for t in programs:
+        if t >= 0:
+            counts[t] -= 1
+    return {t: n for t, n in counts.items() if n > 0}
+
+
+def first_turn_placements(programs: list[int], robots: int, first_done: bool) -> int:
+    """Placements still due in a colour's first turn: one on each robot whose program is empty."""
+    if first_done:
+        return 0
+    return sum(
+        1 for k in range(robots) if all(t < 0 for t in programs[k * SLOTS_PER_ROBOT : (k + 1) * SLOTS_PER_ROBOT])
+    )
+
+
+# -- every legal change ----------------------------------------------------------------------------
+
+
+def legal_changes(st: TtbState) -> list[Action]:
+    """Each distinct change once: pass and Double Modification, placements, swaps, removals, resets
+    (on the first turn: only placements on robots whose program is still empty)."""
+    c = st.active
+    prog = st.programs[c]
+    in_hand = [t for t in sorted(st.hand(c)) if t != _DM]
+    first = st.first_turn_placements(c) > 0
+    actions: list[Action] = []
+    if not first:
+        actions.append(_PASS)
+        if not st.dm_used[c]:
+            actions.append(_DOUBLE)
+    for k in range(st.robots_per):
+        lo = k * SLOTS_PER_ROBOT
+        if first and any(t >= 0 for t in prog[lo : lo + SLOTS_PER_ROBOT]):
+            continue
+        for s in range(lo, lo + SLOTS_PER_ROBOT):
+            held = prog[s]
+            actions += [_PLACE[s, t] for t in in_hand if t != held]
+    if first:
+        return actions
+    return actions + _rearrangements(prog, st.robots_per)
+
+
+def _rearrangements(prog: list[int], robots: int) -> list[Action]:
+    """Swaps, removals and resets of a programming board."""
+    actions: list[Action] = []
+    for k in range(robots):
+        lo = k * SLOTS_PER_ROBOT
+        for a in range(lo, lo + SLOTS_PER_ROBOT):
+            for b in range(a + 1, lo + SLOTS_PER_ROBOT):
+                if prog[a] != prog[b]:
+                    actions.append(_SWAP[a, b])
+    actions += [_REMOVE[s] for s in range(robots * SLOTS_PER_ROBOT) if prog[s] >= 0]
+    for k in range(robots):
+        lo = k * SLOTS_PER_ROBOT
+        if any(t >= 0 for t in prog[lo : lo + SLOTS_PER_ROBOT]):
+            actions.append(_RESET[k])
+    return actions
+
+
+# -- checks ----------------------------------------------------------------------------------------
+
+
+def _programming(st: TtbState) -> bool:
+    """Programming, past the first turn's placements."""
+    return st.phase == CHANGE and st.first_turn_placements(st.active) == 0
+
+
+def can_place(st: TtbState, action: Place) -> bool:
+    """A tile from hand, not Double Modification, on a slot not holding the same tile (first turn: on a
+    robot whose program is still empty)."""
+    if st.phase != CHANGE:
+        return False
+    c = st.active
+    prog = st.programs[c]
+    s, t = action.slot, int(action.tile)
+    if not 0 <= s < st.robots_per * SLOTS_PER_ROBOT or t == _DM or prog[s] == t or st.hand(c).get(t, 0) <= 0:
+        return False
+    lo = s - s % SLOTS_PER_ROBOT
+    return st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])
+
+
+def can_swap(st: TtbState, action: Swap) -> bool:
+    """Two slots of the same robot, not both empty nor holding the same tile."""
+    if not _programming(st):
+        return False
+    a, b = action.slot_a, action.slot_b
+    slots = st.robots_per * SLOTS_PER_ROBOT
+    prog = st.programs[st.active]
+    return 0 <= a < slots and 0 <= b < slots and a // SLOTS_PER_ROBOT == b // SLOTS_PER_ROBOT and prog[a] != prog[b]
+
+
+def can_remove(st: TtbState, action: Remove) -> bool:
+    """A slot holding a tile."""
+    return (
+        _programming(st)
+        and 0 <= action.slot < st.robots_per * SLOTS_PER_ROBOT
+        and st.programs[st.active][action.slot] >= 0
+    )
+
+
+def can_reset(st: TtbState, action: Reset) -> bool:
+    """A robot with at least one tile in its program."""
+    if not _programming(st) or not 0 <= action.robot < st.robots_per:
+        return False
+    lo = action.robot * SLOTS_PER_ROBOT
+    return any(t >= 0 for t in st.programs[st.active][lo : lo + SLOTS_PER_ROBOT])
+
+
+def can_pass(st: TtbState, action: Pass) -> bool:
+    """Always, past the first turn's placements."""
+    return _programming(st)
+
+
+def can_double(st: TtbState, action: DoubleModification) -> bool:
+    """Once per game, past the first turn's placements."""
+    return _programming(st) and not st.dm_used[st.active]
+
+
+def why_refused(st: TtbState, action: Action) -> str | None:
+    """Why a programming change is refused (``None`` if no reason applies)."""
+    c = st.active
+    name = st.colours[c]
+    slots = st.robots_per * SLOTS_PER_ROBOT
+    first = st.first_turn_placements(c) > 0
+    if isinstance(action, Place | Remove) and not 0 <= action.slot < slots:
+        return f"slots are numbered 0 to {slots - 1}"
+    if first and not isinstance(action, Place):
+        return f"{name}'s first turn: place one tile on each robot's program"
+    if isinstance(action, Place):
+        return _why_not_placed(st, action, first)
+    if isinstance(action, Swap):
+        return "a swap takes two different slots of the same robot, not both empty or holding the same tile"
+    if isinstance(action, Remove):
+        return f"slot {action.slot} is empty"
+    if isinstance(action, Reset):
+        return f"robot {'AB'[action.robot] if action.robot in (0, 1) else action.robot} has no tile to reset"
+    if isinstance(action, DoubleModification):
+        return f"{name} has already used its Double Modification"
+    return None
+
+
+def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
+    name = st.colours[st.active]
+    if action.tile == _DM:
+        return "Double Modification is never placed: use it with the double_modification change"
+    if action.tile not in st.hand(st.active):
+        return f"{name} has no {TILE_NAMES[action.tile]} tile in hand"
+    if first:
+        return f"{name}'s first turn: exactly one tile on each robot (that robot already has one)"
+    return f"{TILE_NAMES[action.tile]} is already on slot {action.slot}"
+
+
+# -- applying a change -----------------------------------------------------------------------------
+
+
+def place(st: TtbState, action: Place, events: list[Event]) -> None:
+    """The tile goes on the slot (a tile already there goes back to hand); a Special Order placed is
+    revealed for good."""
+    c = st.active
+    prog = st.programs[c]
+    tile = int(action.tile)
+    old = prog[action.slot]
+    prog[action.slot] = tile
+    if tile in _SPECIAL_SET and tile not in st.revealed[c]:
+        st.revealed[c].append(tile)
+    data = {"colour": st.colours[c], "slot": action.slot, "tile": TILE_NAMES[tile], "replaced": tile_or_none(old)}
+    events.append(Event("place", data))
+    _change_made(st, events)
+
+
+def swap(st: TtbState, action: Swap, events: list[Event]) -> None:
+    """The two slots exchange their tiles."""
+    prog = st.programs[st.active]
+    a, b = action.slot_a, action.slot_b
+    prog[a], prog[b] = prog[b], prog[a]
+    events.append(Event("swap", {"colour": st.colours[st.active], "slot_a": a, "slot_b": b}))
+    _change_made(st, events)
+
+
+def remove(st: TtbState, action: Remove, events: list[Event]) -> None:
+    """The tile goes back to hand."""
+    prog = st.programs[st.active]
+    events.append(
+        Event("remove", {"colour": st.colours[st.active], "slot": action.slot, "tile": TILE_NAMES[prog[action.slot]]})
+    )
+    prog[action.slot] = EMPTY
+    _change_made(st, events)
+
+
+def reset(st: TtbState, action: Reset, events: list[Event]) -> None:
+    """Every tile of the robot's program goes back to hand."""
+    prog = st.programs[st.active]
+    lo = action.robot * SLOTS_PER_ROBOT
+    tiles = [TILE_NAMES[t] for t in prog[lo : lo + SLOTS_PER_ROBOT] if t >= 0]
+    prog[lo : lo + SLOTS_PER_ROBOT] = [EMPTY] * SLOTS_PER_ROBOT
+    events.append(Event("reset", {"colour": st.colours[st.active], "robot": "AB"[action.robot], "tiles": tiles}))
+    _change_made(st, events)
+
+
+def pass_(st: TtbState, action: Pass, events: list[Event]) -> None:
+    """No (more) changes: the programs run."""
+    events.append(Event("pass", {"colour": st.colours[st.active]}))
+    st.changes_left = 0
+    _programs_run_when_done(st, events)
+
+
+def double_modification(st: TtbState, action: DoubleModification, events: list[Event]) -> None:
+    """The Double Modification tile is turned face down for good: two changes this turn."""
+    c = st.active
+    st.dm_used[c] = True
+    st.changes_left = 2
+    events.append(Event("double_modification", {"colour": st.colours[c]}))
+
+
+def _change_made(st: TtbState, events: list[Event]) -> None:
+    st.changes_left -= 1
+    _programs_run_when_done(st, events)
+
+
+def _programs_run_when_done(st: TtbState, events: list[Event]) -> None:
+    """Once no change is left to make, the first turn is done and the programs run."""
+    if st.changes_left <= 0:
+        st.first_done[st.active] = True
+        st.start_run(events)

@@ -1,0 +1,134 @@
+"""Step 2 of a turn: run the programs. Robot A's slots left to right, then robot B's; each Order tile
+is a sequence of elementary operations (:mod:`.orders`). The run stops at a decision the rules give a
+player (a zap, a zapped Blob, where a new crystal enters) and goes on from the same point after it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from robotable.core import Event
+
+from . import crystals, movement, zaps
+from .components import SLOTS_PER_ROBOT, TILE_NAMES, ZAP_RANGE
+from .hexgrid import FACING_NAMES, opposite, turn
+from .orders import (
+    BACK_UP,
+    CHAINED_STEPS,
+    FORWARD,
+    JUMP,
+    LOAD,
+    LONG_RANGE_ZAP,
+    OPS_BY_TILE,
+    TURNS,
+    UNLOAD,
+    ZAP,
+)
+from .phases import RUN, RunPoint
+from .turns import end_turn
+
+if TYPE_CHECKING:
+    from .state import TtbState
+
+#: Long Range Zap: to the board edge.
+UNLIMITED = 10**6
+
+
+def start_run(st: TtbState, events: list[Event]) -> None:
+    """End the programming step: the active colour's programs start running with robot A."""
+    st.changes_left = 0
+    st.phase = RUN
+    begin_robot(st, 0, events)
+
+
+def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
+    """Robot ``k`` of the active colour starts its program (in Mud, it is stuck again)."""
+    st.run_at = RunPoint(k, 0, 0)
+    rid = st.active * st.robots_per + k
+    st.stuck[rid] = st.rhex[rid] in st.board.mud
+    events.append(Event("run", {"robot": st.names[rid]}))
+
+
+def run(st: TtbState, events: list[Event]) -> None:
+    """Run the active colour's programs from ``st.run_at`` until the turn ends or a decision is pending."""
+    c = st.active
+    prog = st.programs[c]
+    rp = st.robots_per
+    k, slot, op = st.run_at
+    while True:
+        if slot >= SLOTS_PER_ROBOT:
+            if k + 1 >= rp:
+                st.run_at = RunPoint(k, slot, 0)
+                end_turn(st, events)
+                return
+            k, slot, op = k + 1, 0, 0
+            begin_robot(st, k, events)
+            continue
+        tile = prog[k * SLOTS_PER_ROBOT + slot]
+        ops = OPS_BY_TILE[tile] if tile >= 0 else ()
+        if op >= len(ops):
+            slot, op = slot + 1, 0
+            continue
+        rid = c * rp + k
+        if op == 0:
+            events.append(Event("order", {"robot": st.names[rid], "slot": slot, "tile": TILE_NAMES[tile]}))
+        op += 1
+        moved = perform(st, rid, ops[op - 1], events)
+        if st.phase != RUN:
+            st.run_at = RunPoint(k, slot, op)
+            return
+        if not moved and tile in CHAINED_STEPS:
+            op = len(ops)
+
+
+def perform(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    """One elementary operation by robot ``rid``; False if a Forward step could not move."""
+    return _OPERATIONS[op](st, rid, op, events)
+
+
+def _forward(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    return movement.step(st, rid, st.rface[rid], events, "forward")
+
+
+def _back_up(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    return movement.step(st, rid, opposite(st.rface[rid]), events, "back_up")
+
+
+def _turn(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    st.rface[rid] = turn(st.rface[rid], TURNS[op])
+    events.append(
+        Event("turn", {"robot": st.names[rid], "hex": list(st.rhex[rid]), "facing": FACING_NAMES[st.rface[rid]]})
+    )
+    return True
+
+
+def _load(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    crystals.load(st, rid, events)
+    return True
+
+
+def _unload(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    crystals.unload(st, rid, events)
+    return True
+
+
+def _zap(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    zaps.zap(st, rid, ZAP_RANGE if op == ZAP else UNLIMITED, events)
+    return True
+
+
+def _jump(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
+    movement.jump(st, rid, events)
+    return True
+
+
+_OPERATIONS: dict[int, Callable[[TtbState, int, int, list[Event]], bool]] = {
+    FORWARD: _forward,
+    BACK_UP: _back_up,
+    **dict.fromkeys(TURNS, _turn),
+    LOAD: _load,
+    UNLOAD: _unload,
+    ZAP: _zap,
+    LONG_RANGE_ZAP: _zap,
+    JUMP: _jump,
+}

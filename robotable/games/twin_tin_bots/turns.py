@@ -1,0 +1,45 @@
+"""Turns: each colour in turn order changes one program, then runs its programs; rounds, and the
+Countdown counters of the end phase (crystal attrition)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robotable.core import Event
+
+from .game_end import game_over
+from .movement import stuck_at_turn_start
+from .phases import CHANGE, START
+
+if TYPE_CHECKING:
+    from .state import TtbState
+
+ATTRITION = "crystal attrition: three game turns after the last crystal entered play"
+
+
+def start_turn(st: TtbState, events: list[Event]) -> None:
+    """The active colour's turn begins with its programming step (two placements on its first turn).
+    Mud has no memory: every robot standing in Mud is stuck again."""
+    c = st.active
+    st.phase = CHANGE
+    st.changes_left = st.first_turn_placements(c) or 1
+    st.run_at = START
+    st.stuck = stuck_at_turn_start(st.board, st.rhex)
+    events.append(Event("turn_start", {"colour": st.colours[c], "round": st.round}))
+
+
+def end_turn(st: TtbState, events: list[Event]) -> None:
+    """The next colour plays. At the start of each round of the end phase the first player discards a
+    Countdown counter; the game ends after the round in which the last one was discarded."""
+    if st.turn + 1 < len(st.order):
+        st.turn += 1
+    else:
+        if st.end_phase and st.countdown <= 0:
+            game_over(st, ATTRITION, events)
+            return
+        st.round += 1
+        st.turn = 0
+        if st.end_phase:
+            st.countdown -= 1
+            events.append(Event("countdown", {"counters_left": st.countdown, "last_turn": st.countdown == 0}))
+    start_turn(st, events)
