@@ -83,6 +83,8 @@ class ActionCodec:
         if not isinstance(data, Mapping):
             raise BadInput(f"{where}: expected a JSON object, got {type(data).__name__}")
         kind = data.get("type")
+        if not isinstance(kind, str):
+            raise BadInput(f"{where}: 'type' must be a string, got {type(kind).__name__}")
         if kind not in self.classes:
             known = ", ".join(sorted(self.classes))
             raise BadInput(f"{where}: unknown type {kind!r} (one of: {known})")

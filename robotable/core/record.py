@@ -69,6 +69,8 @@ class Record:
         for key in ("num_players", "seed"):
             if not isinstance(data[key], int) or isinstance(data[key], bool):
                 raise BadInput(f"record: {key!r} must be an integer")
+        if not 0 <= data["seed"] < 2**63:
+            raise BadInput("record: 'seed' must be from 0 to 2**63 - 1 (seeds are 63-bit)")
         options = data.get("options", {})
         meta = data.get("meta", {})
         if not isinstance(options, Mapping) or not isinstance(meta, Mapping):

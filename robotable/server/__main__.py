@@ -9,6 +9,7 @@ import argparse
 import logging
 
 from .app import create_app
+from .serving import redacted, serve
 from .storage import database_url
 
 
@@ -27,12 +28,11 @@ def main(argv: list[str] | None = None) -> None:
         help="accept tables started from a written position (tests and puzzles only; ROBOTABLE_ALLOW_POSITIONS=1)",
     )
     args = parser.parse_args(argv)
-    import uvicorn
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    print(f"Robotable on http://{args.host}:{args.port} (database: {database_url(args.database)})", flush=True)
+    shown = redacted(database_url(args.database))
+    print(f"Robotable on http://{args.host}:{args.port} (database: {shown})", flush=True)
     app = create_app(args.database, schema=args.schema, bot_delay=args.bot_delay, allow_positions=args.allow_positions)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve(app, args.host, args.port)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -26,8 +25,10 @@ from robotable.core import BadInput, Record, RobotableError
 
 from . import account_api, bots, gamedata
 from .auth import OptionalAccount, RateLimits
-from .errors import ApiError, Forbidden, TooManyRequests, from_game_error
+from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, from_game_error
+from .headers import SecurityHeadersMiddleware
 from .hub import Connection
+from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
 from .schemas import (
     WS_INCOMING,
     ClaimSeat,
@@ -44,15 +45,16 @@ from .schemas import (
     WsMove,
     WsPing,
 )
+from .serving import redacted, serve
 from .storage import Storage, database_url
 from .tables import TableManager, replay_json
 
 log = logging.getLogger("robotable.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)}
-#: Largest websocket message accepted (a move is a few hundred bytes).
-MAX_WS_MESSAGE = 64_000
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422, 429)
+}
 
 
 def create_app(
@@ -97,6 +99,10 @@ def create_app(
     app.state.limits = RateLimits(rate_limit_storage or os.environ.get("ROBOTABLE_RATE_LIMIT_STORAGE") or None)
     install_error_handlers(app)
     app.include_router(account_api.router)
+    app.state.rates = rates = RateLimiter()
+    app.add_middleware(EdgeMiddleware, rates=rates)  # innermost of the three: bounded, checked bodies
+    app.add_middleware(CatchAll)  # no plain-text 500: a JSON answer, the details in the log
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: on every answer, errors included
     add_pages(app)
     add_api(app)
     add_websocket(app)
@@ -275,10 +281,7 @@ def add_api(app: FastAPI) -> None:
 
         The lobby draws it to place variant tokens on the map; bad options answer 400 naming the problem.
         """
-        try:
-            parsed = json.loads(options)
-        except json.JSONDecodeError as exc:
-            raise ApiError(f"options is not valid JSON: {exc}") from None
+        parsed = parse_json(options, "options")
         if not isinstance(parsed, dict):
             raise ApiError("options must be a JSON object")
         try:
@@ -353,7 +356,21 @@ def add_websocket(app: FastAPI) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         manager = manager_of(websocket)
+        rates: RateLimiter = websocket.app.state.rates
+        ip = client_ip(websocket.scope)
         await websocket.accept()
+        try:
+            rates.open_websocket(ip)
+        except ApiError as exc:
+            await websocket.send_json({"type": "error", "status": exc.status, "message": exc.message})
+            await websocket.close(code=4000 + exc.status)
+            return
+        try:
+            await serve_socket(manager, websocket, table_id)
+        finally:
+            rates.close_websocket(ip)
+
+    async def serve_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
         try:
             live = await manager.get(table_id)
             seat = parse_seat(websocket.query_params.get("seat"))
@@ -409,12 +426,7 @@ async def handle_ws_message(
     """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem."""
     ref = None
     try:
-        if len(text) > MAX_WS_MESSAGE:
-            raise ApiError(f"message too long ({len(text)} characters, at most {MAX_WS_MESSAGE})")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ApiError(f"message is not valid JSON: {exc}") from None
+        data = parse_json(text, "the message")
         if isinstance(data, dict):
             ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
         try:
@@ -432,14 +444,14 @@ async def handle_ws_message(
         return {"type": "ack", "ref": ref, **done}
     except ApiError as exc:
         return {"type": "error", "ref": ref, "status": exc.status, "message": exc.message}
+    except Exception:
+        log.exception("internal error on a message to table %s", table_id)
+        return {"type": "error", "ref": ref, "status": 500, "message": INTERNAL}
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None) -> None:
     """Serve the app with uvicorn."""
-    import uvicorn
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
-    shown = url.split("@")[-1] if "@" in url else url
-    print(f"Robotable on http://{host}:{port}  (database: {shown})", flush=True)
-    uvicorn.run(create_app(database), host=host, port=port, log_level="warning")
+    print(f"Robotable on http://{host}:{port}  (database: {redacted(url)})", flush=True)
+    serve(create_app(database), host, port)

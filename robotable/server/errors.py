@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import logging
+from typing import Any
+
 from robotable.core import BadInput, GameOver, IllegalAction, NotYourTurn, RobotableError
+
+log = logging.getLogger("robotable.server")
+
+#: What a client is told about an unexpected server error (the details go to the log).
+INTERNAL = "internal server error: the request could not be completed (it has been logged)"
 
 
 class ApiError(Exception):
@@ -56,3 +65,35 @@ class TooManyRequests(ApiError):
     def __init__(self, message: str, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class CatchAll:
+    """ASGI middleware: an unexpected exception is logged here and answered 500 ``{"detail": ...}``.
+
+    The answer is generic (no traceback, nothing of the request); the log has the details.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            log.exception("internal error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            body = json.dumps({"detail": INTERNAL}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 500, "headers": headers})
+            await send({"type": "http.response.body", "body": body})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 SeatKind = Literal["human", "open", "bot"]
 
@@ -16,9 +16,22 @@ DIFFICULTIES: tuple[str, ...] = ("random", "heuristic", "ismcts:easy", "ismcts:m
 
 
 class Strict(BaseModel):
-    """Base of every request model: unknown fields are an error."""
+    """Base of every request model: unknown fields are an error, and no type is coerced.
 
-    model_config = ConfigDict(extra="forbid")
+    Strict mode: ``seat: true`` or ``seat: "1"`` is refused (not read as 1), a number is not a string.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _action_type_is_text(action: dict[str, Any]) -> dict[str, Any]:
+    if "type" in action and not isinstance(action["type"], str):
+        raise ValueError(f"an action's 'type' must be a string, got {type(action['type']).__name__}")
+    return action
+
+
+#: An action as sent by a client: a JSON object whose ``type`` is a string (the game checks the rest).
+ActionJson = Annotated[dict[str, Any], AfterValidator(_action_type_is_text)]
 
 
 class SeatSpec(Strict):
@@ -73,14 +86,14 @@ class SeatCredential(Strict):
 class MoveRequest(SeatCredential):
     """A move for a seat; ``after`` (optional) is the number of moves the client saw, to refuse stale clicks."""
 
-    action: dict[str, Any]
+    action: ActionJson
     after: int | None = Field(default=None, ge=0)
 
 
 class PreviewRequest(SeatCredential):
     """A candidate action of the seat to act, to preview (nothing is played)."""
 
-    action: dict[str, Any]
+    action: ActionJson
 
 
 class EvaluateRequest(SeatCredential):
@@ -105,7 +118,7 @@ class UploadedReplay(Strict):
     """A record to replay (as saved by ``robotable play`` or downloaded from a finished table)."""
 
     record: dict[str, Any]
-    seat: int | None = None
+    seat: int | None = Field(default=None, ge=0)
 
 
 class SeatOut(BaseModel):
@@ -164,7 +177,7 @@ class WsMove(Strict):
     """Play an action for the connection's seat."""
 
     type: Literal["move"]
-    action: dict[str, Any]
+    action: ActionJson
     after: int | None = Field(default=None, ge=0)
     ref: str | int | None = None
 

@@ -42,6 +42,7 @@ class ServerProcess:
     proc: subprocess.Popen[bytes] | None = None
     schema: str | None = None
     log: Path | None = None
+    env: dict[str, str] | None = None  # extra environment variables (limits, workers)
 
     @property
     def url(self) -> str:
@@ -69,7 +70,8 @@ class ServerProcess:
             cmd += ["--schema", self.schema]
         self.log = log = Path(tempfile.mkstemp(prefix="robotable-server-", suffix=".log")[1])
         with log.open("wb") as out:  # a file, not a pipe: a chatty server never blocks on a full pipe
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            env = {**os.environ, **self.env} if self.env else None
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 60  # generous: the machine may be busy
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -110,8 +112,13 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """Start server processes on a SQLite file in tmp_path (all stopped at the end)."""
     started: list[ServerProcess] = []
 
-    def start(bot_delay: float = 0.0, database: str | None = None) -> ServerProcess:
-        server = ServerProcess(database or f"sqlite:///{tmp_path / 'robotable.db'}", bot_delay)
+    def start(
+        bot_delay: float = 0.0,
+        database: str | None = None,
+        schema: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ServerProcess:
+        server = ServerProcess(database or f"sqlite:///{tmp_path / 'robotable.db'}", bot_delay, schema=schema, env=env)
         started.append(server)  # stopped at the end even if it fails to start
         return server.start()
 

@@ -48,7 +48,7 @@ def act(page, selector: str) -> None:
     """Click something that plays a move, and wait until the table has moved."""
     before = moves(page)
     page.locator(selector).first.click()
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
 
 
 def my_turn(page) -> None:
@@ -66,7 +66,7 @@ def my_turn(page) -> None:
 
 def settled(page) -> None:
     """Wait until the workbench has the server's measures of what it shows."""
-    page.wait_for_function("document.body.dataset.evaluating !== '1'", timeout=10_000)
+    page.wait_for_function("() => document.body.dataset.evaluating !== '1'", timeout=10_000)
 
 
 def hand_parts(page) -> list[str]:
@@ -140,7 +140,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     before = page.locator(answers).count()
     act(page, "#send-offer")
     # the bot answers at once (it may make an offer of its own too), while the turn stays seat 0's
-    page.wait_for_function(f"document.querySelectorAll('{answers}').length > {before}", timeout=15_000)
+    page.wait_for_function(f"() => document.querySelectorAll('{answers}').length > {before}", timeout=15_000)
     answer = page.locator(answers).last.inner_text()
     accepted = "accepted offer #" in answer
     assert accepted or "declined offer #" in answer, answer

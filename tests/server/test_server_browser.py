@@ -47,7 +47,7 @@ def click_one_move(page) -> None:
         page.locator("[data-rcard]:not([disabled])").click()
         legal = page.locator("[data-legal]")
     legal.first.click()
-    page.wait_for_function(f"document.body.dataset.moves !== '{moves}'", timeout=15_000)
+    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'", timeout=15_000)
 
 
 def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -> None:

@@ -53,7 +53,7 @@ def stage_place(page, tile: str | None = None, slot: int | None = None) -> None:
 def commit(page) -> None:
     before = moves(page)
     page.click("#commit")
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
 
 
 def wait_my_turn(page) -> None:
@@ -100,7 +100,7 @@ def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_s
     stage_place(page, "turn_left", 3)
     commit(page)
     # the run is animated from the events; then the robot stands where the preview said
-    page.wait_for_function("!document.body.dataset.animating", timeout=10_000)
+    page.wait_for_function("() => !document.body.dataset.animating", timeout=10_000)
     moved = page.locator(f".arena [data-robot='{robot}']")
     assert (moved.get_attribute("data-hex"), moved.get_attribute("data-facing")) == (final_hex, final_facing)
     assert "Red places" in page.inner_text("#log") or "Yellow places" in page.inner_text("#log")
@@ -153,8 +153,8 @@ def test_answer_a_zap_decision_in_the_browser(ttb_server, browser) -> None:  # n
     page.click("[data-legal=zap][data-order=turn_left]")
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
-    page.wait_for_function("document.getElementById('log').innerText.includes('zapped into Turn Left')")
-    page.wait_for_function("!document.body.dataset.animating", timeout=10_000)
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('zapped into Turn Left')")
+    page.wait_for_function("() => !document.body.dataset.animating", timeout=10_000)
     assert page.locator(".arena [data-robot='yellow-A']").get_attribute("data-facing") == "SW"
     assert not errors, errors
 
@@ -176,7 +176,7 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
     page.click(".arena [data-legal=blob-arrow][data-direction=w]")
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
-    page.wait_for_function("document.getElementById('log').innerText.includes('A Blob moves to [-1, -1]')")
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('A Blob moves to [-1, -1]')")
     assert page.locator(".arena .blob[data-blob='-1,-1']").count() == 1
 
     made = create(ttb_server, [HUMAN, BOT], position=CRYSTAL)
@@ -191,7 +191,7 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
     page.click(".arena .target-ring[data-target='1,0']")
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
-    page.wait_for_function("document.getElementById('log').innerText.includes('crystal enters play on [1, 0]')")
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('crystal enters play on [1, 0]')")
     assert page.locator(".arena .crystal.green[data-hex='1,0']").count() == 1
     assert not errors, errors
 
@@ -209,7 +209,7 @@ def test_play_a_game_to_its_end(ttb_server, browser) -> None:  # noqa: F811
     assert "delivers a pink crystal" in page.inner_text("#preview-lines")
     assert page.locator(".arena .deliver-ring").count() == 1
     commit(page)
-    page.wait_for_function("document.getElementById('log').innerText.includes('delivers a pink crystal')")
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('delivers a pink crystal')")
     turns = 0
     while not page.locator("#end-screen").is_visible():
         wait_my_turn(page)
@@ -267,7 +267,7 @@ def test_every_variant_element_from_the_lobby(ttb_server, browser) -> None:  # n
     page.wait_for_selector("#options-editor .error")
     assert "blobs" in page.inner_text("#options-editor .error")
     page.click("#options-editor .cell[data-hex='-2,0']")  # a second click takes it away again
-    page.wait_for_function("!document.querySelector('#options-editor .error')")
+    page.wait_for_function("() => !document.querySelector('#options-editor .error')")
     page.locator("#options-editor").screenshot(path=str(ARTIFACTS / "ttb-lobby-map.png"))
     for i in (1, 2, 3):
         page.select_option(f"#seats-fields .seat-row >> nth={i} >> [name=kind]", "bot")

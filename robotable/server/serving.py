@@ -1,0 +1,178 @@
+"""Serving the app with uvicorn: timeouts, connection limits and a database URL fit to print.
+
+uvicorn's own settings used (see docs/server.md "Limits"):
+
+- ``timeout_keep_alive``: an idle keep-alive connection is closed after :data:`KEEP_ALIVE` seconds;
+- ``ws_max_size``: a websocket frame over :data:`WS_MAX_FRAME` bytes closes the socket (code 1009);
+  messages up to that size but over the app's 64 KiB limit get an ``error`` message and stay open;
+- ``ws_ping_interval`` / ``ws_ping_timeout``: a websocket whose peer stopped answering is closed.
+
+uvicorn has no timeout for a request's headers (slowloris), so :class:`GuardedHttp`, its httptools
+protocol with a few additions, closes a connection whose request headers have not all arrived within
+:data:`HEADER_TIMEOUT` seconds of its first byte (or of the connection: 408), refuses a request target
+over :data:`MAX_URL` bytes (414, websocket upgrades included, which uvicorn's websocket side would
+leave unanswered) or a head over :data:`MAX_HEAD` (431), and refuses more than
+``ROBOTABLE_CONNECTIONS_PER_IP`` open HTTP connections from one address (503). Behind a proxy every
+connection comes from the proxy: there the proxy enforces these (see the nginx example in the docs)
+and ``ROBOTABLE_CONNECTIONS_PER_IP=0`` turns ours off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import Counter
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+#: Seconds a connection has to send its request headers.
+HEADER_TIMEOUT = float(os.environ.get("ROBOTABLE_HEADER_TIMEOUT", "10"))
+#: Seconds an idle keep-alive connection stays open.
+KEEP_ALIVE = 5
+#: Largest websocket frame uvicorn reads (bigger ones close the socket with 1009).
+WS_MAX_FRAME = 1024 * 1024
+#: Open HTTP connections one address may hold (0: no limit).
+CONNECTIONS_PER_IP = 256
+#: Longest request target (path and query) and longest request head (target and headers), in bytes.
+MAX_URL = 4096
+MAX_HEAD = 32 * 1024
+
+
+class _Refused(Exception):
+    """Stops the parser after a refusal was written."""
+
+
+def redacted(url: str) -> str:
+    """A database URL fit to print: the password replaced by ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show no more than the part after any '@'
+        return url.rsplit("@", 1)[-1]
+
+
+def _guarded_protocol(per_ip: int) -> type:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    open_per_ip: Counter[str] = Counter()
+
+    class GuardedHttp(HttpToolsProtocol):
+        """httptools' protocol with a header timeout and a limit on connections per address."""
+
+        _header_timer: asyncio.TimerHandle | None = None
+        _counted: str | None = None
+        _refused = False
+        _head_size = 0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            ip = self.client[0] if self.client else None
+            if per_ip and ip is not None:
+                if open_per_ip[ip] >= per_ip:
+                    self._refuse(b"503 Service Unavailable", b"too many connections from your address")
+                    return
+                open_per_ip[ip] += 1
+                self._counted = ip
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _uncount(self) -> None:
+            if self._counted is not None:
+                open_per_ip[self._counted] -= 1
+                if open_per_ip[self._counted] <= 0:
+                    del open_per_ip[self._counted]
+                self._counted = None
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self._refuse(b"408 Request Timeout", b"the request headers did not arrive in time")
+
+        def _refuse(self, status: bytes, message: bytes) -> None:
+            self._refused = True
+            self._disarm()
+            body = b'{"detail": "' + message + b'"}'
+            self.transport.write(
+                b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            )
+            self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if not self._refused:
+                super().data_received(data)
+
+        def send_400_response(self, msg: str) -> None:
+            if not self._refused:  # a refusal of ours stopped the parser: it has answered already
+                super().send_400_response(msg)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._head_size = 0
+            if self._header_timer is None:
+                self._arm()  # the next request on a kept-alive connection
+
+        def _grow_head(self, size: int) -> None:
+            self._head_size += size
+            if len(self.url) > MAX_URL:
+                self._refuse(b"414 URI Too Long", b"the request target is longer than " + str(MAX_URL).encode())
+                raise _Refused
+            if self._head_size > MAX_HEAD:
+                self._refuse(b"431 Request Header Fields Too Large", b"the request headers are too large")
+                raise _Refused
+
+        def on_url(self, url: bytes) -> None:
+            super().on_url(url)
+            self._grow_head(len(url))
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            super().on_header(name, value)
+            self._grow_head(len(name) + len(value) + 4)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            self._uncount()  # the websocket is counted by the app (limits.RateLimiter)
+            super().handle_websocket_upgrade()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            self._uncount()
+            super().connection_lost(exc)
+
+    return GuardedHttp
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """uvicorn keyword arguments with the limits above (``ROBOTABLE_CONNECTIONS_PER_IP`` overrides)."""
+    per_ip = int(os.environ.get("ROBOTABLE_CONNECTIONS_PER_IP", CONNECTIONS_PER_IP))
+    options: dict[str, Any] = {
+        "timeout_keep_alive": KEEP_ALIVE,
+        "ws_max_size": WS_MAX_FRAME,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "log_level": "warning",
+    }
+    try:
+        options["http"] = _guarded_protocol(per_ip)
+    except ImportError:  # no httptools: uvicorn's h11 protocol, without the header timeout
+        options["http"] = "h11"
+    return options
+
+
+def serve(app: Any, host: str, port: int) -> None:
+    """Run ``app`` with uvicorn and the limits above."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, **uvicorn_options())
