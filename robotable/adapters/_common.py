@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from robotable.core import Action, BadInput, BadOptions, Game, State, available, load
+from robotable.core import Action, BadInput, BadOptions, Game, Result, State, available, load
 from robotable.core.observation import ObservationEncoder
 
 #: Games with no length bound in their rules are cut off after this many decision steps by default.
@@ -34,6 +34,26 @@ def is_simultaneous(game: Game) -> bool:
 def rule_bound(game: Game) -> int | None:
     """The most decision steps a game can take, where its rules bound it (a capability of the game)."""
     return getattr(game, "max_game_length", None)
+
+
+def check_max_rounds(game: Game, value: object) -> int | None:
+    """A round limit is ``None`` (or 0: none) or a positive integer, for a game that declares one."""
+    if value is None or value == 0:
+        return None
+    check_limit(value, "max_rounds")
+    if getattr(game, "round_limit", None) is None:
+        raise BadInput(f"{game.id} has no round limit (max_rounds is for games that declare one)")
+    return value  # type: ignore[return-value]
+
+
+def round_limit_result(game: Game, state: State, max_rounds: int | None) -> Result | None:
+    """The scored result once ``max_rounds`` rounds are played (the game's ``round_limit``), else ``None``."""
+    if max_rounds is None or state.is_over():
+        return None
+    limit = game.round_limit  # type: ignore[attr-defined]
+    if limit.rounds_played(state) < max_rounds:
+        return None
+    return limit.result(state, max_rounds)
 
 
 def servable(game: Game) -> bool:

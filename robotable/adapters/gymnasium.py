@@ -14,7 +14,7 @@ from their own views and determinized samples, exactly as in the arena. The obse
 reward is Robotable's payoff at the end (1 shared among the winners). An action outside the mask ends the
 episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``. ``max_steps`` truncates
 a game after that many actions of all seats (default: never for TF22, whose rules bound it; 20000 for the
-other games).
+other games); ``max_rounds`` (Twin Tin Bots) ends it after that many rounds with a scored outcome.
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ import numpy as np
 from gymnasium import spaces
 
 from robotable.ai import Agent, make_agent
-from robotable.core import BadInput, State
+from robotable.core import BadInput, Result, State
 
 from ._common import (
     canonical,
     check_limit,
+    check_max_rounds,
     check_setup,
     default_action_limit,
     is_simultaneous,
@@ -39,6 +40,7 @@ from ._common import (
     load_encodable,
     observation_array,
     observation_encoder,
+    round_limit_result,
 )
 from .render import RENDER_MODES, Window, render
 
@@ -58,8 +60,10 @@ class RobotableEnv(gym.Env):
         max_steps: int | None = None,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        max_rounds: int | None = None,
     ) -> None:
         self.game = load_encodable(game_id)
+        self.max_rounds = check_max_rounds(self.game, max_rounds)
         self.num_players, self.options = check_setup(self.game, num_players, options)
         if not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise BadInput(f"seat must be 0 to {self.num_players - 1}, got {seat!r}")
@@ -109,6 +113,13 @@ class RobotableEnv(gym.Env):
     def _cut(self) -> bool:
         return self.max_steps is not None and self.steps >= self.max_steps
 
+    def _outcome(self) -> Result | None:
+        """The result once the game has ended or its round limit stopped it, else ``None``."""
+        assert self.state is not None
+        if self.state.is_over():
+            return self.state.result()
+        return round_limit_result(self.game, self.state, self.max_rounds)
+
     def _others_play(self) -> None:
         """Let the agents play until this seat is to act or the game ends. Simultaneous choices: the other
         seats choose first (secretly); otherwise seats act in the order the game waits for them (a trade
@@ -116,7 +127,7 @@ class RobotableEnv(gym.Env):
         state = self.state
         assert state is not None
         simultaneous = is_simultaneous(self.game)
-        while not state.is_over() and not self._cut():
+        while self._outcome() is None and not self._cut():
             waiting = state.to_act()
             if not simultaneous and waiting[0] == self.seat:
                 return
@@ -148,7 +159,7 @@ class RobotableEnv(gym.Env):
         state = self.state
         if state is None:
             raise RuntimeError("call reset() before step()")
-        if state.is_over() or self._cut():
+        if self._outcome() is not None or self._cut():
             raise RuntimeError("the episode is over: call reset()")
         legal = legal_by_index(self.game, state, self.seat)
         index = int(action)
@@ -157,8 +168,9 @@ class RobotableEnv(gym.Env):
         state.apply_legal(self.seat, legal[index])
         self.steps += 1
         self._others_play()
-        if state.is_over():
-            return self._obs(), state.result().payoff(self.seat), True, False, self._info()
+        outcome = self._outcome()
+        if outcome is not None:
+            return self._obs(), outcome.payoff(self.seat), True, False, self._info()
         return self._obs(), 0.0, False, self._cut(), self._info()
 
     def render(self) -> str | np.ndarray | None:

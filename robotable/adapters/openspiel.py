@@ -37,7 +37,8 @@ How the games are modelled (see docs/research.md):
   play takes thousands of steps), so ``max_game_length`` (default 20000) cuts a game off: the state
   becomes terminal and every seat gets ``1 / players``. Set it higher to make cut-offs rarer. Robots on
   the Line ends by its rules (the line runs out; random play takes a few hundred steps), but with no
-  simple bound, so the same default applies as a safety net.
+  simple bound, so the same default applies as a safety net. ``max_rounds`` (Twin Tin Bots) instead stops a
+  game after that many rounds with a scored outcome: ranked as the rules rank an ended game.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from robotable.core import Action, BadInput, Game, State, load
 
 from ._common import (
     canonical,
+    check_max_rounds,
     check_setup,
     default_max_steps,
     describe_index,
@@ -67,6 +69,7 @@ from ._common import (
     observation_encoder,
     private_features,
     private_part,
+    round_limit_result,
 )
 
 #: Chance nodes (one byte of the seed each) that open a game, by default.
@@ -109,6 +112,7 @@ class _Context:
         self.num_actions = game.num_distinct_actions(players, options)
         self.seed_bytes = params["seed_bytes"]
         self.max_steps = params["max_game_length"]
+        self.max_rounds = params["max_rounds"] or None
         self.encoder = observation_encoder(game)
         self.simultaneous = is_simultaneous(game)
 
@@ -155,7 +159,8 @@ def _engine_from_json(game_id: str, data: str, own: list[list[int]]) -> _Engine:
 
 class RobotableSpielGame(pyspiel.Game):
     """A Robotable game as a pyspiel game; parameters ``players``, ``options`` (a JSON object as a string),
-    ``seed_bytes`` and ``max_game_length``."""
+    ``seed_bytes``, ``max_game_length`` and ``max_rounds`` (0: none; for games that declare a round
+    limit, such as Twin Tin Bots: the game stops after that many rounds, scored as the rules rank it)."""
 
     def __init__(self, game_type: pyspiel.GameType, game: Game, params: Mapping[str, Any] | None = None) -> None:
         params = {**game_type.parameter_specification, **(params or {})}
@@ -166,6 +171,9 @@ class RobotableSpielGame(pyspiel.Game):
         for key in ("seed_bytes", "max_game_length"):
             if not isinstance(params[key], int) or params[key] < 1:
                 raise BadInput(f"{short_name(game.id)}: parameter {key!r} must be a positive integer")
+        if not isinstance(params["max_rounds"], int) or params["max_rounds"] < 0:
+            raise BadInput(f"{short_name(game.id)}: parameter 'max_rounds' must be 0 (no limit) or a positive integer")
+        check_max_rounds(game, params["max_rounds"])
         if params["seed_bytes"] > 7:
             raise BadInput(f"{short_name(game.id)}: seed_bytes is at most 7 (seeds are below 2**62)")
         ctx = _Context(game, players, options, params)
@@ -179,7 +187,7 @@ class RobotableSpielGame(pyspiel.Game):
             max_game_length=ctx.max_steps,
         )
         super().__init__(game_type, info, {**params, "options": encode_options(options)})
-        self.key = canonical([game.id, players, options, ctx.seed_bytes, ctx.max_steps])
+        self.key = canonical([game.id, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds])
         _CONTEXTS[self.key] = ctx
 
     def new_initial_state(self) -> RobotableSpielState:
@@ -214,6 +222,7 @@ class RobotableSpielState(pyspiel.State):
         self._seed: list[int] = []  # the seed's bytes drawn so far
         self._steps = 0
         self._cut = False
+        self._cut_payoffs: list[float] | None = None  # a round limit's scored result
 
     # -- access for checks and tools --------------------------------------------------------------
 
@@ -313,7 +322,12 @@ class RobotableSpielState(pyspiel.State):
 
     def _step(self) -> None:
         self._steps += 1
-        if self._steps >= self.ctx.max_steps and not self._engine.state.is_over():  # type: ignore[union-attr]
+        state = self._engine.state  # type: ignore[union-attr]
+        stopped = round_limit_result(self.ctx.game, state, self.ctx.max_rounds)
+        if stopped is not None:
+            self._cut = True
+            self._cut_payoffs = [stopped.payoff(seat) for seat in range(self.ctx.players)]
+        elif self._steps >= self.ctx.max_steps and not state.is_over():
             self._cut = True
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -331,14 +345,16 @@ class RobotableSpielState(pyspiel.State):
         if not self.is_terminal():
             return [0.0] * n
         if self._cut:
-            return [1.0 / n] * n
+            return list(self._cut_payoffs) if self._cut_payoffs is not None else [1.0 / n] * n
         result = self._engine.state.result()  # type: ignore[union-attr]
         return [result.payoff(seat) for seat in range(n)]
 
     def __str__(self) -> str:
         if self._engine is None:
             return f"chance: seed bytes drawn {self._seed}"
-        cut = " (cut off at max_game_length)" if self._cut else ""
+        cut = ""
+        if self._cut:
+            cut = " (stopped at max_rounds)" if self._cut_payoffs is not None else " (cut off at max_game_length)"
         return f"step {self._steps}{cut}: {canonical(self._engine.state.to_json())}"
 
 
@@ -465,6 +481,7 @@ def game_type(game: Game) -> pyspiel.GameType:
             "options": "{}",
             "seed_bytes": SEED_BYTES,
             "max_game_length": default_max_steps(game),
+            "max_rounds": 0,
         },
         default_loadable=True,
     )
@@ -504,7 +521,7 @@ def load_game(
 ) -> pyspiel.Game:
     """Load a Robotable game as a pyspiel game, e.g. ``load_game("tf22-reload", players=3)``.
 
-    ``params`` may set ``seed_bytes`` and ``max_game_length``. Bad players, options
+    ``params`` may set ``seed_bytes``, ``max_game_length`` and ``max_rounds``. Bad players, options
     or parameters raise :class:`robotable.BadInput` (a ``ValueError``) naming the problem.
     """
     name = register(game_id)

@@ -16,7 +16,8 @@ the game's integer encoding; an agent that is not selected has an all-zero mask.
 Rewards come once, at the end: Robotable's payoff (1 shared among the winners). ``reset(seed=...)``
 seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncates a game after that many
 steps (default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin
-Tin Bots very long).
+Tin Bots very long). ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds with a scored
+outcome (ranked as the rules rank an ended game; agents are terminated, not truncated).
 
 >>> env = aec_env("tf22-reload", num_players=2)
 >>> env.reset(seed=1)
@@ -34,11 +35,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from robotable.core import Action, IllegalAction, State
+from robotable.core import Action, IllegalAction, Result, State
 
 from ._common import (
     canonical,
     check_limit,
+    check_max_rounds,
     check_setup,
     default_action_limit,
     is_simultaneous,
@@ -46,6 +48,7 @@ from ._common import (
     load_encodable,
     observation_array,
     observation_encoder,
+    round_limit_result,
 )
 from .render import RENDER_MODES, Window, check_mode, render
 
@@ -59,8 +62,10 @@ class _Table:
         num_players: int,
         options: Mapping[str, Any] | None,
         max_steps: int | None,
+        max_rounds: int | None = None,
     ) -> None:
         self.game = load_encodable(game_id)
+        self.max_rounds = check_max_rounds(self.game, max_rounds)
         self.encoder = observation_encoder(self.game)
         assert self.encoder is not None
         self.simultaneous = is_simultaneous(self.game)
@@ -125,9 +130,14 @@ class _Table:
         assert self.state is not None
         self.state.apply_legal(seat, self.chosen(seat, index))
 
-    def payoffs(self) -> list[float]:
+    def outcome(self) -> Result | None:
+        """The result once the game has ended, or its round limit (``max_rounds``) stopped it; else None."""
         assert self.state is not None
-        result = self.state.result()
+        if self.state.is_over():
+            return self.state.result()
+        return round_limit_result(self.game, self.state, self.max_rounds)
+
+    def payoffs(self, result: Result) -> list[float]:
         return [result.payoff(seat) for seat in range(self.num_players)]
 
 
@@ -147,12 +157,13 @@ class RobotableAECEnv(AECEnv):
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        max_rounds: int | None = None,
     ) -> None:
         super().__init__()
         check_mode(render_mode)
         self.render_mode = render_mode
         self._window = Window()
-        self.table = _Table(game_id, num_players, options, max_steps)
+        self.table = _Table(game_id, num_players, options, max_steps, max_rounds)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -210,8 +221,9 @@ class RobotableAECEnv(AECEnv):
         table.steps += 1
         state = table.state
         assert state is not None
-        if state.is_over():
-            for a, payoff in zip(self.possible_agents, table.payoffs()):
+        outcome = table.outcome()
+        if outcome is not None:
+            for a, payoff in zip(self.possible_agents, table.payoffs(outcome)):
                 self.rewards[a] = payoff
                 self.terminations[a] = True
             self.agent_selection = agent
@@ -252,11 +264,12 @@ class RobotableParallelEnv(ParallelEnv):
         options: Mapping[str, Any] | None = None,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        max_rounds: int | None = None,
     ) -> None:
         check_mode(render_mode)
         self.render_mode = render_mode
         self._window = Window()
-        self.table = _Table(game_id, num_players, options, max_steps)
+        self.table = _Table(game_id, num_players, options, max_steps, max_rounds)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_parallel_v0"}
         self.WAIT = self.table.num_actions
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
@@ -313,11 +326,12 @@ class RobotableParallelEnv(ParallelEnv):
             state.apply_legal(seat, action)
         table.steps += 1
         agents = self.agents
-        over = state.is_over()
+        outcome = table.outcome()
+        over = outcome is not None
         cut = not over and table.max_steps is not None and table.steps >= table.max_steps
         rewards = dict.fromkeys(agents, 0.0)
-        if over:
-            rewards = {a: table.payoffs()[self._seat[a]] for a in agents}
+        if outcome is not None:
+            rewards = {a: table.payoffs(outcome)[self._seat[a]] for a in agents}
         observations = {a: self._observe(a) for a in agents}
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, cut)

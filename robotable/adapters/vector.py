@@ -19,7 +19,8 @@ among the winners) on the step that ended it; ``done`` marks those games. A fini
 once (auto-reset) with the next seed of its own seeded stream, so the arrays returned after a game ended
 already show the new game's first position. ``max_steps`` cuts a game off (``truncated`` in
 :attr:`info`, every seat scored ``1 / players``): by default never for games whose rules bound their
-length, 20000 actions for the others. Equal seeds give equal runs.
+length, 20000 actions for the others. ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds
+with a scored outcome (ranked as the rules rank an ended game; not truncated). Equal seeds give equal runs.
 """
 
 from __future__ import annotations
@@ -31,7 +32,16 @@ import numpy as np
 
 from robotable.core import BadInput, State
 
-from ._common import check_limit, check_setup, default_action_limit, legal_by_index, load_encodable, observation_encoder
+from ._common import (
+    check_limit,
+    check_max_rounds,
+    check_setup,
+    default_action_limit,
+    legal_by_index,
+    load_encodable,
+    observation_encoder,
+    round_limit_result,
+)
 
 
 class VectorEnv:
@@ -45,11 +55,13 @@ class VectorEnv:
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         max_steps: int | None = None,
+        max_rounds: int | None = None,
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or not 1 <= num_envs <= 65_536:
             raise BadInput(f"num_envs must be an integer from 1 to 65536, got {num_envs!r}")
         check_limit(max_steps)
         self.game = load_encodable(game_id)
+        self.max_rounds = check_max_rounds(self.game, max_rounds)
         self.num_players, self.options = check_setup(self.game, num_players, options)
         self.encoder = observation_encoder(self.game)
         assert self.encoder is not None
@@ -108,10 +120,9 @@ class VectorEnv:
             state = self.states[i]
             state.apply_legal(int(self.seats[i]), action)
             self.steps[i] += 1
-            over = state.is_over()
-            if over or (self.max_steps is not None and self.steps[i] >= self.max_steps):
-                if over:
-                    result = state.result()
+            result = state.result() if state.is_over() else round_limit_result(self.game, state, self.max_rounds)
+            if result is not None or (self.max_steps is not None and self.steps[i] >= self.max_steps):
+                if result is not None:
                     self.rewards[i] = [result.payoff(s) for s in range(self.num_players)]
                 else:
                     self.rewards[i] = 1.0 / self.num_players

@@ -10,6 +10,7 @@ from robotable.core import Action, BadOptions, Game, Option, check_options
 from . import serialize
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
 from .components import TOKEN_LIMITS
+from .cutoff import CUTOFF
 from .observation import OBSERVATION
 from .serialize import parse_hex
 from .setup_game import setup
@@ -64,6 +65,7 @@ class TwinTinBots(Game):
 
     id = GAME_ID
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
+    round_limit = CUTOFF  # research adapters' max_rounds: a scored stop after N rounds (cutoff.py)
     name = "Twin Tin Bots"
     min_players = 2
     max_players = 6
