@@ -29,18 +29,35 @@ def openskill_ratings(results: Sequence[GameResult], pool: Sequence[str]) -> dic
     for result in sorted(results, key=lambda r: r.index):
         if len(set(result.agents)) < 2:
             continue  # self-play: nothing to learn about agents
-        teams = [[model.rating(mu=ratings[a].mu, sigma=ratings[a].sigma, name=a)] for a in result.agents]
-        updated = model.rate(teams, ranks=list(result.ranks))
-        for agent in set(result.agents):
-            old = ratings[agent]
-            mine = [team[0] for team, name in zip(updated, result.agents) if name == agent]
-            mu = old.mu + sum(r.mu - old.mu for r in mine)
-            variance = old.sigma**2 * math.prod((r.sigma / old.sigma) ** 2 for r in mine)
-            ratings[agent] = model.rating(mu=mu, sigma=math.sqrt(variance), name=agent)
+        ratings.update(rate_game(model, ratings, result.agents, result.ranks))
     return {
         agent: {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.mu - 3 * rating.sigma}
         for agent, rating in ratings.items()
     }
+
+
+def rate_game(model: Any, ratings: dict[str, Any], players: Sequence[str], ranks: Sequence[int]) -> dict[str, Any]:
+    """The new rating of every player of one game (``players[seat]`` is who held the seat).
+
+    ``ratings`` holds each player's rating before the game (``model.rating()`` objects); a player holding
+    several seats takes the sum of its seats' changes in mu and each seat's shrinking of the variance.
+    Used by the arena and by the server's ratings of people and bots (robotable.server.ratings).
+    """
+    teams = [[model.rating(mu=ratings[p].mu, sigma=ratings[p].sigma, name=p)] for p in players]
+    updated = model.rate(teams, ranks=list(ranks))
+    out = {}
+    for player in set(players):
+        old = ratings[player]
+        mine = [team[0] for team, name in zip(updated, players) if name == player]
+        mu = old.mu + sum(r.mu - old.mu for r in mine)
+        variance = old.sigma**2 * math.prod((r.sigma / old.sigma) ** 2 for r in mine)
+        out[player] = model.rating(mu=mu, sigma=math.sqrt(variance), name=player)
+    return out
+
+
+def model() -> Any:
+    """The OpenSkill model every rating uses (Plackett-Luce); BadInput if openskill is missing."""
+    return _model()
 
 
 def _model() -> Any:

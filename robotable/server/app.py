@@ -23,9 +23,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bots, gamedata
+from . import account_api, bots, gamedata, play_api
 from .auth import OptionalAccount, RateLimits
-from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, from_game_error
+from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
 from .headers import SecurityHeadersMiddleware
 from .hub import Connection
 from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
@@ -99,6 +99,7 @@ def create_app(
     app.state.limits = RateLimits(rate_limit_storage or os.environ.get("ROBOTABLE_RATE_LIMIT_STORAGE") or None)
     install_error_handlers(app)
     app.include_router(account_api.router)
+    app.include_router(play_api.router)
     app.state.rates = rates = RateLimiter()
     app.add_middleware(EdgeMiddleware, rates=rates)  # innermost of the three: bounded, checked bodies
     app.add_middleware(CatchAll)  # no plain-text 500: a JSON answer, the details in the log
@@ -203,6 +204,8 @@ def add_api(app: FastAPI) -> None:
         status: Annotated[list[str] | None, Query(description="open, running, finished, expired (repeatable)")] = None,
         game: Annotated[str | None, Query(max_length=60, description="only this game's tables")] = None,
         open_seats: Annotated[bool, Query(description="only tables with a seat anyone may take")] = False,
+        mine: Annotated[bool, Query(description="only tables where the signed-in account has a seat")] = False,
+        account: OptionalAccount = None,
     ) -> list[dict[str, Any]]:
         """Tables, most recently active first (default: open and running), filtered (docs/server.md)."""
         allowed = ("open", "running", "finished", "expired")
@@ -215,6 +218,10 @@ def add_api(app: FastAPI) -> None:
         tables = await manager_of(request).list_tables(wanted, game=game)
         if open_seats:
             tables = [t for t in tables if any(s["kind"] == "open" for s in t["seats"])]
+        if mine:
+            if account is None:
+                raise Unauthorized("sign in to list your own tables (mine=true)")
+            tables = [t for t in tables if any(s["account"] == account.id for s in t["seats"])]
         return tables
 
     @app.post("/api/tables", tags=["tables"], status_code=201, response_model=CreatedTable, responses=ERRORS)

@@ -19,7 +19,7 @@ from robotable import games
 from robotable.core import Action, BadInput, Event, Game, RobotableError, State, visible_events
 from robotable.core.record import Record, replay, replay_views
 
-from . import bots, clocks, timers
+from . import bots, clocks, ratings, timers
 from .accounts import Account
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
 from .hub import Hub
@@ -357,7 +357,16 @@ class TableManager:
         self.clocks.sync(live)
         new_events = len(live.events) - 1
         self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=new_events))
+        if result is not None:
+            await self._rate(live, result)
         return events
+
+    async def _rate(self, live: LiveTable, result: dict[str, Any]) -> None:
+        """Update the ratings after a rated table's last move (once; see ratings.py)."""
+        try:
+            await asyncio.to_thread(ratings.rate_table, self.storage, live.row, result)
+        except Exception:  # the move stands; the ratings are the server's own bookkeeping
+            log.exception("table %s could not be rated", live.id)
 
     # -- bots -------------------------------------------------------------------------------------
 

@@ -205,15 +205,25 @@ function tableRow(table) {
   );
 }
 
-async function loadTables() {
-  const params = new URLSearchParams([["status", "open"], ["status", "running"]]);
+// The lobby's filters (docs/server.md, "Lobby filters"): game, open seats, running, finished, mine.
+function filterParams() {
+  const params = new URLSearchParams([["status", "open"]]);
+  if ($("filter-running").checked) params.append("status", "running");
   if ($("show-finished").checked) params.append("status", "finished");
+  if ($("filter-game").value) params.set("game", $("filter-game").value);
+  if ($("filter-open-seats").checked) params.set("open_seats", "true");
+  if ($("filter-mine").checked) params.set("mine", "true");
+  return params;
+}
+
+async function loadTables() {
   try {
-    const tables = await api(`/api/tables?${params}`);
+    const tables = await api(`/api/tables?${filterParams()}`);
     const list = $("tables-list");
-    list.replaceChildren(...(tables.length ? tables.map(tableRow) : [el("p", { class: "muted" }, "No tables yet: create one.")]));
+    list.replaceChildren(...(tables.length ? tables.map(tableRow) : [el("p", { class: "muted" }, "No tables match: create one.")]));
   } catch (err) {
-    $("tables-list").replaceChildren(el("p", { class: "error" }, `Could not load the tables: ${err.message}`));
+    const text = err.status === 401 ? "Sign in to list your own tables." : `Could not load the tables: ${err.message}`;
+    $("tables-list").replaceChildren(el("p", { class: err.status === 401 ? "muted" : "error" }, text));
   }
 }
 
@@ -235,7 +245,8 @@ async function main() {
     if (state.editor && ev.target.dataset.option) state.editor.refresh();
   });
   $("create-form").addEventListener("submit", createTable);
-  $("show-finished").addEventListener("change", loadTables);
+  for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, g.name));
+  $("table-filters").addEventListener("change", loadTables);
   renderPlayers();
   loadTables();
   setInterval(loadTables, 5000);

@@ -3,6 +3,7 @@
 // The page never implements rules: it shows the view and offers exactly the legal actions sent.
 
 import { api, copyTokens, el, rendererFor, saveToken, socketUrl, toast, tokensFor } from "/static/js/api.js";
+import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -92,12 +93,14 @@ async function handle(msg) {
     if (msg.type === "snapshot") page.log = msg.log;
     else page.log = page.log.concat(msg.events);
     page.current = msg;
+    setClock(msg.table);
     page.pending = false;
     if (msg.reason === "undo") toast("Move undone", "info");
     render();
   } else if (msg.type === "table") {
     if (page.current) {
       page.current.table = msg.table;
+      setClock(msg.table);
       renderSide();
       renderEnd();
     }
@@ -131,7 +134,7 @@ function render() {
   document.body.classList.toggle("pending", page.pending);
   document.body.dataset.moves = msg.moves;
   document.body.dataset.status = msg.table.status;
-  document.title = `${msg.table.game_name} · Robotable`;
+  showTurn(page.seat !== null && msg.legal.length > 0, msg.table.game_name);
   $("table-title").textContent = `${msg.table.game_name} · table ${msg.table.id}`;
   const ctx = {
     view: msg.view,
@@ -186,6 +189,8 @@ function renderSide() {
   $("turn").replaceChildren(
     el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
     page.seat === null ? el("div", { class: "muted small" }, "You are watching as a spectator: you see only what is public.") : el("div", { class: "muted small" }, `You play ${table.seats[page.seat].name} (seat ${page.seat + 1}).`),
+    table.clock ? el("div", { class: "muted small", id: "time-control" }, `Clock: ${controlLabel()}`) : null,
+    page.seat === null ? null : turnControls(),
   );
 
   // controls
@@ -219,8 +224,9 @@ function renderSide() {
       if (s.kind === "open") tags.push(el("span", { class: "tag" }, "open seat"));
       if (!isBot && s.kind === "human") tags.push(el("span", { class: `tag ${s.connected ? "on" : "off"}` }, s.connected ? "online" : "away"));
       if (table.to_act.includes(s.seat)) tags.push(el("span", { class: "tag turn" }, "to act"));
+      if (s.kind !== "bot" && !s.handed_to_bot && table.status !== "finished") tags.push(clockTag(s.seat));
       const buttons = [];
-      if (iSit && table.status !== "finished" && !isBot && !s.connected && !held.includes(s.seat)) {
+      if (iSit && !held.includes(s.seat) && mayHandOver(table, s.seat)) {
         buttons.push(el("button", { type: "button", class: "small", onclick: () => handToBot(s.seat) }, "Hand to a bot"));
       }
       if (held.includes(s.seat) && s.handed_to_bot && table.status !== "finished") {
@@ -325,3 +331,4 @@ function switchSeat(seat) {
 
 page.seat = pickSeat();
 connect();
+startTicker(() => page.current && renderSide()); // a clock ran out or a grace ended: offer the hand-over

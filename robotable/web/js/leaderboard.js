@@ -1,0 +1,42 @@
+// A game's leaderboard: people and bots (with their level), best first by mu - 3 sigma.
+
+import { api, el } from "/static/js/api.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function main() {
+  const games = await api("/api/games");
+  const parts = location.pathname.split("/").filter(Boolean);
+  const game = parts.length > 1 ? decodeURIComponent(parts[1]) : games[0].id;
+  $("game-tabs").replaceChildren(...games.map((g) => el("a", { class: `button${g.id === game ? " active" : ""}`, href: `/leaderboard/${g.id}` }, g.name)));
+  let board;
+  try {
+    board = await api(`/api/leaderboard/${encodeURIComponent(game)}`);
+  } catch (err) {
+    $("board").replaceChildren(el("p", { class: "error" }, err.message));
+    return;
+  }
+  document.title = `${board.game_name} leaderboard · Robotable`;
+  $("board-title").textContent = `${board.game_name} leaderboard`;
+  if (!board.entries.length) {
+    $("board").replaceChildren(el("p", { class: "muted" }, "Nobody is rated yet: finish a rated table (accounts, not hotseat)."));
+    return;
+  }
+  const rows = board.entries.map((e) =>
+    el(
+      "tr",
+      { class: e.kind === "bot" ? "bot-entry" : "", dataset: { entry: e.entry } },
+      el("td", { class: "num" }, e.rank),
+      el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, "bot"), " ", e.name]),
+      el("td", { class: "num" }, e.ordinal.toFixed(1)),
+      el("td", { class: "num" }, e.mu.toFixed(1)),
+      el("td", { class: "num" }, e.sigma.toFixed(2)),
+      el("td", { class: "num" }, e.games),
+      el("td", { class: "num" }, e.wins),
+    ),
+  );
+  const head = ["#", "Player", "Rating", "μ", "σ", "Games", "Wins"].map((h, i) => el("th", { class: i === 1 ? "" : "num" }, h));
+  $("board").replaceChildren(el("table", { class: "board-table", id: "leaderboard" }, el("thead", {}, el("tr", {}, head)), el("tbody", {}, rows)));
+}
+
+main();
