@@ -3,6 +3,7 @@
 // The page never implements rules: it shows the view and offers exactly the legal actions sent.
 
 import { api, copyTokens, el, rendererFor, saveToken, socketUrl, toast, tokensFor } from "/static/js/api.js";
+import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -268,6 +269,7 @@ function renderEnd() {
   content.append(el("p", { class: "winners" }, winners.length > 1 ? `Shared victory: ${winners.join(" and ")}` : `${winners[0]} wins!`));
   const renderResult = page.renderer.renderResult || defaultResult;
   content.append(renderResult(msg.result, msg.view, names()));
+  content.append(resultExtras(table));
   const buttons = [];
   const held = heldSeats();
   if (table.next_table) {
