@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from robotable.core import Action, BadInput, Game, State, load
+from robotable.core import Action, BadInput, Game, Rng, State, load
 
 from ._common import (
     canonical,
@@ -70,6 +70,7 @@ from ._common import (
     private_features,
     private_part,
     round_limit_result,
+    rule_bound,
 )
 
 #: Chance nodes (one byte of the seed each) that open a game, by default.
@@ -177,6 +178,7 @@ class RobotableSpielGame(pyspiel.Game):
         if params["seed_bytes"] > 7:
             raise BadInput(f"{short_name(game.id)}: seed_bytes is at most 7 (seeds are below 2**62)")
         ctx = _Context(game, players, options, params)
+        ctx.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
         info = pyspiel.GameInfo(
             num_distinct_actions=ctx.num_actions,
             max_chance_outcomes=CHANCE_OUTCOMES,
@@ -187,7 +189,7 @@ class RobotableSpielGame(pyspiel.Game):
             max_game_length=ctx.max_steps,
         )
         super().__init__(game_type, info, {**params, "options": encode_options(options)})
-        self.key = canonical([game.id, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds])
+        self.key = canonical([game_type.short_name, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds])
         _CONTEXTS[self.key] = ctx
 
     def new_initial_state(self) -> RobotableSpielState:
@@ -278,6 +280,19 @@ class RobotableSpielState(pyspiel.State):
         if current >= 0 and player != current:
             return []  # a sequential node: only its player acts (others the game waits for come next)
         return sorted(self._legal(player))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> RobotableSpielState:
+        """A state ``player_id`` cannot tell from this one, the rest sampled (``state.determinize``).
+
+        The sampler (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``) seeds the draw; the other seats'
+        own-action lists, which ``player_id`` does not see, are left empty in the sample."""
+        sample = self.clone()
+        engine = self._engine
+        if engine is not None:
+            rng = Rng(int(probability_sampler() * (1 << 53)))
+            own = [engine.own[seat][:] if seat == player_id else [] for seat in range(len(engine.own))]
+            sample._engine = _Engine(engine.state.determinize(player_id, rng), own)
+        return sample
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return _OUTCOMES
@@ -458,11 +473,17 @@ class RobotableObserver:
         return text
 
 
-def game_type(game: Game) -> pyspiel.GameType:
-    """The pyspiel GameType of a Robotable game (see the module docstring for the modelling)."""
-    simultaneous = is_simultaneous(game)
+def game_type(game: Game, sequential: bool = False) -> pyspiel.GameType:
+    """The pyspiel GameType of a Robotable game (see the module docstring for the modelling).
+
+    ``sequential`` (for a simultaneous game): the ``_sequential`` variant, where the seats make their
+    secret choices one after another as decision nodes, each seeing only that the others chose."""
+    simultaneous = is_simultaneous(game) and not sequential
+    max_steps = default_max_steps(game)
+    if sequential and is_simultaneous(game) and rule_bound(game) is not None:
+        max_steps *= game.max_players  # each simultaneous step becomes one step per seat
     return pyspiel.GameType(
-        short_name=short_name(game.id),
+        short_name=short_name(game.id) + ("_sequential" if sequential else ""),
         long_name=f"Robotable {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -480,7 +501,7 @@ def game_type(game: Game) -> pyspiel.GameType:
             "players": game.min_players,
             "options": "{}",
             "seed_bytes": SEED_BYTES,
-            "max_game_length": default_max_steps(game),
+            "max_game_length": max_steps,
             "max_rounds": 0,
         },
         default_loadable=True,
@@ -491,46 +512,61 @@ _REGISTERED: dict[str, str] = {}
 _CREATORS: list[type] = []
 
 
-def register(game_id: str) -> str:
-    """Register one Robotable game with pyspiel (once); returns its pyspiel short name."""
-    if game_id in _REGISTERED:
-        return _REGISTERED[game_id]
+def register(game_id: str, sequential: bool = False) -> str:
+    """Register one Robotable game with pyspiel (once); returns its pyspiel short name. ``sequential``:
+    the sequential variant of a simultaneous game (see :func:`game_type`)."""
+    key = game_id + (" sequential" if sequential else "")
+    if key in _REGISTERED:
+        return _REGISTERED[key]
     game = load_encodable(game_id)
-    gtype = game_type(game)
+    if sequential and not is_simultaneous(game):
+        raise BadInput(f"{game_id} is already sequential: it has no separate sequential variant")
+    gtype = game_type(game, sequential)
 
     # A class (not a closure) as the creator: pyspiel keeps it until after Python has shut down, and a
     # class, unlike a closure, is never freed by that last release (which would need the GIL).
     def __init__(self: RobotableSpielGame, params: Mapping[str, Any] | None = None) -> None:
         RobotableSpielGame.__init__(self, gtype, game, params)
 
-    name = "".join(part.title() for part in game.id.split("-")) + "SpielGame"
+    name = "".join(part.title() for part in game.id.split("-")) + ("Sequential" if sequential else "") + "SpielGame"
     creator = type(name, (RobotableSpielGame,), {"__init__": __init__, "__module__": __name__})
     _CREATORS.append(creator)
     pyspiel.register_game(gtype, creator)
-    _REGISTERED[game_id] = gtype.short_name
+    _REGISTERED[key] = gtype.short_name
     return gtype.short_name
 
 
 def register_all() -> list[str]:
-    """Register every game that has an integer action encoding; returns their pyspiel names."""
-    return [register(gid) for gid in encodable_games()]
+    """Register every game the adapters serve (and the sequential variant of each simultaneous one);
+    returns their pyspiel names."""
+    names = []
+    for gid in encodable_games():
+        names.append(register(gid))
+        if is_simultaneous(load(gid)):
+            names.append(register(gid, sequential=True))
+    return names
 
 
 def load_game(
-    game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None, **params: int
+    game_id: str,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    sequential: bool = False,
+    **params: int,
 ) -> pyspiel.Game:
     """Load a Robotable game as a pyspiel game, e.g. ``load_game("tf22-reload", players=3)``.
 
-    ``params`` may set ``seed_bytes``, ``max_game_length`` and ``max_rounds``. Bad players, options
-    or parameters raise :class:`robotable.BadInput` (a ``ValueError``) naming the problem.
+    ``params`` may set ``seed_bytes``, ``max_game_length`` and ``max_rounds``; ``sequential=True`` loads
+    a simultaneous game's sequential variant (for algorithms that need one, such as ISMCTS). Bad players,
+    options or parameters raise :class:`robotable.BadInput` (a ``ValueError``) naming the problem.
     """
-    name = register(game_id)
+    name = register(game_id, sequential)
     game = load(game_id)
     settings: dict[str, Any] = {**params, "players": game.min_players if players is None else players}
     if options is not None:
         settings["options"] = encode_options(options)
     # Check here, so errors are Python exceptions with our message rather than pyspiel's fatal errors.
-    RobotableSpielGame(game_type(game), game, settings)
+    RobotableSpielGame(game_type(game, sequential), game, settings)
     return pyspiel.load_game(name, settings)
 
 
