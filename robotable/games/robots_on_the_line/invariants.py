@@ -23,6 +23,7 @@ from .components import (
 )
 from .line import EMPTY
 from .phases import PICK
+from .setup import impossible
 
 if TYPE_CHECKING:
     from .state import RotlState
@@ -128,6 +129,10 @@ def _offers(s: RotlState) -> Iterator[str]:
 
 
 def _buyers(s: RotlState) -> Iterator[str]:
+    for slot, reqs in enumerate(s.buyer_reqs):
+        for r in reqs:
+            if impossible(REQUIREMENTS[r], s.options):
+                yield f"requirement tile {REQUIREMENTS[r].id} cannot be met with these options (buyer slot {slot})"
     for r in range(len(REQUIREMENTS)):
         if sum(reqs.count(r) for reqs in s.buyer_reqs) > 1:
             yield f"requirement tile {REQUIREMENTS[r].id} is on two buyers"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .components import (
     BONUS_TILES,
@@ -46,6 +46,18 @@ def contradicts(tile: Requirement, others: Sequence[Requirement]) -> bool:
     if tile.kind == "two_heads":
         return "two_heads" in kinds or any(o.kind == "eyes" and o.eyes == 1 for o in others)
     return False
+
+
+def impossible(tile: Requirement, options: Mapping[str, Any]) -> bool:
+    """Whether the options make a requirement tile impossible to meet ("if tiles contradict each other,
+    simply replace them with another"): in family mode the magnets stay in the box, so nobody can hand
+    a buyer two magnets. Such tiles stay in the box too.
+
+    >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS as R
+    >>> [r.id for r in R if impossible(r, {"family": True})], [r.id for r in R if impossible(r, {"family": False})]
+    (['req-18'], [])
+    """
+    return tile.kind == "magnets" and bool(options["family"])
 
 
 def setup(s: RotlState) -> None:
@@ -101,12 +113,13 @@ def deal_players(s: RotlState) -> None:
 
 
 def deal_buyers(s: RotlState) -> None:
-    """Buyers at random; requirement tiles (contradictions redrawn) and bonus tiles at random."""
+    """Buyers at random; requirement tiles (contradictions redrawn, impossible ones left in the box) and
+    bonus tiles at random."""
     rng = s.rng
     chosen = list(range(len(BUYERS)))
     rng.shuffle(chosen)
     s.buyers = sorted(chosen[: BUYERS_IN_PLAY[s.num_players]])
-    reqs = list(range(len(REQUIREMENTS)))
+    reqs = [r for r in range(len(REQUIREMENTS)) if not impossible(REQUIREMENTS[r], s.options)]
     rng.shuffle(reqs)
     bonus = list(range(len(BONUS_TILES)))
     rng.shuffle(bonus)
