@@ -7,9 +7,11 @@ the slots. Parts that no requirement or bonus of this buyer tells apart are one 
 one-eyed heads are alike to a buyer without an eye limit; slots alike to it are filled in one order),
 and branches are cut when they cannot be ended, overshoot or can no longer reach an exact count
 (eyes, heads, hands) or a size (tall, wide, long arm), or when the best conceivable sale is found.
-Robots are built as trees (no loops of tiles). The answer is checked with :mod:`geometry` like any
-player's layout. A search stops after ``NODE_LIMIT`` steps with the best robot found so far (no hand
-dealt in the benchmark needs that many; see benchmarks/assembly.py).
+A connector whose ports face other open ports closes them: robots with loops of tiles are found too
+(two elbows may end two torso ports at once). Every robot kept is checked with :mod:`geometry` like any
+player's layout, with the fewest batteries that earn the most bonus tiles. A search stops after
+``NODE_LIMIT`` steps with the best robot found so far and says so (:func:`search`,
+``Answer.complete``); see benchmarks/assembly.py for how often that happens.
 
 >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, part_index, torso_index
 >>> hand = [part_index(p) for p in ("head-05", "base-10", "hand-16", "hand-20", "hand-01")]
@@ -44,7 +46,7 @@ from .components import (
     opposite,
     rotate_side,
 )
-from .geometry import Measures, assemble, measure, meets
+from .geometry import Measures, Robot, assemble, measure, meets
 from .sale import sale_breakdown
 
 if TYPE_CHECKING:
@@ -79,8 +81,31 @@ def best_robot(
     """The finished robot with the highest sale value that ``hand`` and ``torso`` can sell, or ``None``.
 
     ``hand`` holds part ints (magnets and batteries included: they may be handed over or sold
-    alongside); ``torso`` is a torso int or -1.
+    alongside); ``torso`` is a torso int or -1. See :func:`search` for whether the search was complete.
     """
+    return search(hand, torso, requirements, bonus_tiles, pay, limit).assembly
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The helper's answer: the best robot found (or None) and whether the search was complete.
+
+    ``complete`` is False when the search stopped at its step limit: a better robot (or, when
+    ``assembly`` is None, a robot at all) may then exist."""
+
+    assembly: Assembly | None
+    complete: bool
+
+
+def search(
+    hand: Sequence[int],
+    torso: int,
+    requirements: Sequence[Requirement],
+    bonus_tiles: Sequence[BonusTile],
+    pay: int,
+    limit: int = NODE_LIMIT,
+) -> Answer:
+    """The best robot and whether the search was complete (see :class:`Answer`)."""
     return _cached(
         tuple(sorted(hand)),
         torso,
@@ -114,9 +139,11 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
 def _robot_sales(
     hand: tuple[int, ...], torso: int, buyers: tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]
 ) -> tuple[SellRobot, ...]:
+    if not _may_end(hand, torso, _ANY_BUYER):
+        return ()
     sales = []
     for buyer_id, reqs, bonus, pay in buyers:
-        found = best_robot(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[t] for t in bonus], pay)
+        found = _cached(tuple(sorted(hand)), torso, reqs, bonus, pay, NODE_LIMIT).assembly
         if found is not None:
             sales.append(SellRobot(buyer_id, found.layout, found.batteries, found.magnets))
     return tuple(sales)
@@ -125,23 +152,35 @@ def _robot_sales(
 @functools.lru_cache(maxsize=4096)
 def _cached(
     hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
-) -> Assembly | None:
+) -> Answer:
     if torso < 0 or not _may_end(hand, torso, _buyer(reqs, bonuses)):
-        return None
-    return _Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit).run()
+        return Answer(None, True)
+    run = _Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit)
+    found = run.run()
+    return Answer(found, run.nodes <= limit)
 
 
-def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer) -> bool:
-    """A quick necessary condition: a usable head, a usable base, and an end for every torso port."""
+def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer | _AnyBuyer) -> bool:
+    """A quick necessary condition: a usable head and base, and enough tiles to close every torso port
+    (each end closes one; a connector closing a loop at most as many as it has ports)."""
     head = base = False
-    ends = 0
+    closing = 0
     for p in hand:
         key = buyer.keys[p]
-        if key is not None and key[0] in ENDS and len(key[5]) == 1:
-            ends += 1
+        if key is not None:
+            closing += len(key[5])
             head = head or key[0] == "head"
             base = base or key[0] == "base"
-    return head and base and ends >= len(TORSOS[torso].ports)
+    return head and base and closing >= len(TORSOS[torso].ports)
+
+
+class _AnyBuyer:
+    """The parts some buyer may use (every placed part): for a test that holds for every buyer at once."""
+
+    keys = tuple((p.kind, 0, 0, 0, False, p.ports) if p.kind in CONNECTORS + ENDS else None for p in PARTS)
+
+
+_ANY_BUYER = _AnyBuyer()
 
 
 class _Sig:
@@ -158,6 +197,7 @@ class _Sig:
         "hands",
         "head",
         "kind",
+        "nports",
         "parts",
         "pinks",
         "port",
@@ -176,6 +216,7 @@ class _Sig:
         self.base = kind == "base"
         self.pinks = sum(p for _, p in ports)
         self.port = ports[0]
+        self.nports = len(ports)
         self.parts: list[int] = []
         self.count = 0
         self.rotations = _rotations(ports)
@@ -305,7 +346,7 @@ class _Search:
         self.limit = limit
         buyer = _buyer(tuple(r.index for r in reqs), tuple(b.index for b in bonuses))
         self.buyer = buyer
-        kinds = self.kinds = buyer.kinds
+        self.kinds = buyer.kinds
         self.eye_target = buyer.eye_target
         self.hand_target = buyer.hand_target
         self.magnets_needed = buyer.magnets_needed
@@ -331,16 +372,13 @@ class _Search:
         order = sorted(sigs.values(), key=lambda s: (-bin(s.bits).count("1"), -s.pinks, s.kind, s.parts[0]))
         self.ends = [s for s in order if s.end]
         self.connectors = [s for s in order if not s.end]
-        if not self.geometric:
-            # Without a geometric requirement a plain extender or elbow changes nothing but its count.
-            for s in self.connectors:
-                if s.kind != "splitter" and not s.pinks and not s.bits:
-                    s.count = min(s.count, 1 if s.kind in kinds else 0)
+        # a connector closing a loop may end two or three ports at once
+        self.max_close = max((s.nports for s in self.connectors), default=0)
         self.battery_bits = 0
         for b in self.batteries:
             self.battery_bits |= self._bits(PARTS[b].icons)
         self.torso_bits = self._bits(self.torso.icons)
-        self.best: tuple[int, list[tuple[_Sig, Cell, int]], list[Slot], tuple[_Sig, ...]] | None = None
+        self.best: Assembly | None = None
         self.nodes = 0
         self.memo: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
         self.occ: dict[Cell, dict[int, bool]] = {}
@@ -390,7 +428,7 @@ class _Search:
             if (cell[0] + STEP[side][0], cell[1] + STEP[side][1]) in self.occ:
                 return None  # a port facing the torso itself can never be ended
             open_ports[(cell, side)] = (pink, arm if side in (1, 3) else -1)
-        if len(open_ports) > sum(s.count for s in self.ends):
+        if len(open_ports) > sum(s.count for s in self.ends) + sum(s.nports * s.count for s in self.connectors):
             return None
         all_bits = self.torso_bits | self.battery_bits
         for s in self.ends + self.connectors:
@@ -404,9 +442,7 @@ class _Search:
                 self._skeleton(open_ports, 0)
         except _Stop:
             pass
-        if self.best is None:
-            return None
-        return self._answer()
+        return self.best
 
     def _skeleton(self, open_ports: dict[tuple[Cell, int], tuple[bool, int]], used: int) -> None:
         self.nodes += 1
@@ -427,7 +463,7 @@ class _Search:
         # an end goes here: the cell must be free and no other open port may face it
         if (
             target not in self.reserved
-            and len(self.slots) + len(open_ports) <= self.ends_total
+            and not self._too_many(len(open_ports), self.k - used)
             and not any((c[0] + STEP[s][0], c[1] + STEP[s][1]) == target for c, s in rest)
             and (not self.symmetry or self._mirror_ok(target, ""))
         ):
@@ -446,7 +482,7 @@ class _Search:
                 if back not in ports:
                     continue
                 new_open = self._fit(target, ports, rest, arm)
-                if new_open is None or len(self.slots) + len(new_open) > self.ends_total:
+                if new_open is None or self._too_many(len(new_open), self.k - used - 1):
                     continue
                 sig.count -= 1
                 self.occ[target] = ports
@@ -457,6 +493,11 @@ class _Search:
                 del self.kind_at[target]
                 del self.occ[target]
                 sig.count += 1
+
+    def _too_many(self, open_count: int, spare: int) -> bool:
+        """Whether ``open_count`` open ports (one of them to be ended now) can no longer all be closed:
+        by the ends not yet given a slot, and by ``spare`` more connectors closing loops."""
+        return len(self.slots) + open_count > self.ends_total + spare * self.max_close
 
     def _mirror_ok(self, cell: Cell, kind: str) -> bool:
         """Whether a connector of ``kind`` (or an end, kind '') on ``cell`` can still be mirrored."""
@@ -499,18 +540,17 @@ class _Search:
     def _fit(
         self, target: Cell, ports: dict[int, bool], rest: dict[tuple[Cell, int], tuple[bool, int]], arm: int
     ) -> dict[tuple[Cell, int], tuple[bool, int]] | None:
-        """Open ports after a connector goes on ``target`` (tree-shaped: it touches only its source)."""
+        """Open ports after a connector goes on ``target``, or None if a port would face a portless side.
+
+        A port facing another tile's open port closes it: the robot gets a loop."""
         new_open = dict(rest)
         for q in range(4):
             nb = (target[0] + STEP[q][0], target[1] + STEP[q][1])
             has = q in ports
             if nb in self.occ:
-                nb_ports = self.occ[nb]
-                back = (q + 2) % 4
-                if back in nb_ports and (nb, back) not in rest and has:
-                    continue  # the source port it was placed against
-                if has or back in nb_ports:
-                    return None  # would touch a second tile, or leave a port facing a portless side
+                if has != ((q + 2) % 4 in self.occ[nb]):
+                    return None  # a port facing a portless side
+                new_open.pop((nb, (q + 2) % 4), None)  # the source port, or another one closed by a loop
             elif has:
                 if nb in self.reserved:
                     return None
@@ -590,16 +630,14 @@ class _Search:
         if found is None:
             return
         value = self.fixed + found[0] + PINK_PAIR * skel_pinks
-        if self.best is None or value > self.best[0]:
+        if self.best is None or value > self.best.value:
             chosen = tuple(self.ends[si] for si in found[1])
-            self.best = (
-                value,
-                [(sig, cell, rotation) for sig, cell, rotation, _ in self.placed],
-                [slots[i] for i in order],
-                chosen,
-            )
-        if value >= self.ceiling:
-            raise _Stop
+            placed = [(sig, cell, rotation) for sig, cell, rotation, _ in self.placed]
+            built = self._build(placed, [slots[i] for i in order], chosen)
+            if built is not None and (self.best is None or built.value > self.best.value):
+                self.best = built
+        if self.best is not None and self.best.value >= self.ceiling:
+            raise _Stop  # nothing can pay more
 
     def _assign(
         self, feats: list[tuple[bool, int, int, bool]], partners: tuple[int, ...], skel_bits: int
@@ -704,9 +742,11 @@ class _Search:
 
     # -- the answer ------------------------------------------------------------------------------------
 
-    def _answer(self) -> Assembly:
-        assert self.best is not None
-        _, placed, slots, chosen = self.best
+    def _build(
+        self, placed: list[tuple[_Sig, Cell, int]], slots: list[Slot], chosen: tuple[_Sig, ...]
+    ) -> Assembly | None:
+        """The robot of a skeleton and its ends, checked by the geometry module like any player's layout
+        (None if it fails: the search's shortcuts are only estimates for robots with loops)."""
         used: dict[int, int] = {}
 
         def take(sig: _Sig) -> str:
@@ -720,14 +760,13 @@ class _Search:
         for ((x, y), facing, _, _), sig in zip(slots, chosen):
             layout.append((take(sig), x, y, (facing - sig.port[0]) % 4))
         robot = assemble(layout)
-        assert robot.finished, robot.problems
-        batteries: list[int] = []
-        for b in self.batteries:  # a battery goes along only if it earns a bonus tile
-            if self._value(measure(robot, [*batteries, b])) > self._value(measure(robot, batteries)):
-                batteries.append(b)
+        if not robot.finished:
+            return None
+        batteries = self._batteries(robot)
         m = measure(robot, batteries)
         magnets = tuple(PARTS[p].id for p in self.magnets[: self.magnets_needed])
-        assert all(meets(r, m, len(magnets)) for r in self.reqs), (layout, m)
+        if not all(meets(r, m, len(magnets)) for r in self.reqs):
+            return None
         breakdown = sale_breakdown(self.pay, self.reqs, self.bonuses, m)
         return Assembly(
             tuple(layout),
@@ -737,6 +776,24 @@ class _Search:
             breakdown["total"],
             tuple(breakdown.items()),
         )
+
+    def _batteries(self, robot: Robot) -> list[int]:
+        """The fewest batteries sold alongside that earn the most bonus tiles (one each of a kind of icons)."""
+        useful: dict[int, int] = {}
+        for b in self.batteries:
+            bits = self._bits(PARTS[b].icons)
+            if bits and bits not in useful:
+                useful[bits] = b
+        best: tuple[int, int, list[int]] = (self._value(measure(robot, [])), 0, [])
+        choices = list(useful.values())
+        if len(choices) > 8:  # (never with the shipped catalogue) all of them earn at least as much
+            return choices
+        for mask in range(1, 1 << len(choices)):
+            picked = [b for k, b in enumerate(choices) if mask >> k & 1]
+            value = self._value(measure(robot, picked))
+            if (value, -len(picked)) > (best[0], -best[1]):
+                best = (value, len(picked), picked)
+        return best[2]
 
     def _value(self, m: Measures) -> int:
         return sale_breakdown(self.pay, self.reqs, self.bonuses, m)["total"]

@@ -82,6 +82,8 @@ def magnet_units(line: Sequence[int]) -> list[list[int]]:
     >>> magnet_units([part_index("magnet-01"), part_index("head-01"), part_index("magnet-02"), EMPTY, 3, 4])
     [[1, 2, 3], [5], [6]]
     """
+    if not any(x in MAGNETS for x in line):  # (the usual case: every part is a unit of its own)
+        return [[s] for s in range(1, len(line) + 1) if line[s - 1] != EMPTY]
     units: list[list[int]] = []
     done: set[int] = set()
     for s in range(1, len(line) + 1):

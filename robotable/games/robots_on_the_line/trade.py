@@ -7,6 +7,7 @@ player is known to hold, their torso, money); it happens when the other player a
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from robotable.core import Action, Event
@@ -76,14 +77,13 @@ def feasible(s: RotlState, o: OpenOffer) -> bool:
 
 def offer_actions(s: RotlState, p: int) -> list[Action]:
     """The canonical offers: one-for-one part trades with each player p has not made an offer to this turn."""
-    actions: list[Action] = []
-    for q in range(s.num_players):
-        if q == p or (p, q) in s.offered:
-            continue
-        known = s.known(q)
-        for g in s.hands[p]:
-            actions += [Offer(q, (pid(g),), (pid(k),), 0, 0) for k in known]
-    return actions
+    others = tuple((q, tuple(s.known(q))) for q in range(s.num_players) if q != p and (p, q) not in s.offered)
+    return list(_one_for_one(tuple(s.hands[p]), others))
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_for_one(hand: tuple[int, ...], others: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Offer, ...]:
+    return tuple(Offer(q, (pid(g),), (pid(k),), 0, 0) for q, known in others for g in hand for k in known)
 
 
 def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
