@@ -16,13 +16,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
 from .board import GROUND, ROBOT, Board, Thing
 from .components import CRYSTAL_NAMES, Tile
+from .events import blocked_event, move_event, mud_event
 from .hexgrid import FACING_NAMES, OFFSETS, Hex
 
 if TYPE_CHECKING:
@@ -87,10 +88,12 @@ def jump_landing(board: Board, h: Hex, d: int) -> Hex | None:
     return land
 
 
-def stuck_at_turn_start(board: Board, rhex: Iterable[Hex]) -> list[bool]:
+def stuck_at_turn_start(board: Board, rhex: Sequence[Hex]) -> list[bool]:
     """Mud has no memory: at the start of every turn each robot standing in Mud will ignore its next
     Forward step."""
     mud = board.mud
+    if not mud:
+        return [False] * len(rhex)
     return [h in mud for h in rhex]
 
 
@@ -103,9 +106,7 @@ def put(st: TtbState, thing: Thing, to: Hex, events: list[Event], how: str) -> N
     if kind == ROBOT:
         st.rhex[ref] = to
         st.stuck[ref] = to in st.board.mud
-        events.append(
-            Event("move", {"robot": st.names[ref], "hex": list(to), "facing": FACING_NAMES[st.rface[ref]], "how": how})
-        )
+        events.append(move_event(st.names[ref], to, FACING_NAMES[st.rface[ref]], how))
     elif kind == GROUND:
         value = st.ground.pop(ref)
         st.ground[to] = value
@@ -134,11 +135,11 @@ def step(st: TtbState, rid: int, d: int, events: list[Event], how: str) -> bool:
     Mud; with Dash in its program the robot pushes whole lines. False if it could not move."""
     if st.stuck[rid]:
         st.stuck[rid] = False
-        events.append(Event("mud", {"robot": st.names[rid], "hex": list(st.rhex[rid])}))
+        events.append(mud_event(st.names[rid], st.rhex[rid]))
         return True
     moved = push(st, (ROBOT, rid), st.rhex[rid], d, st.in_program(rid, _DASH), events, how)
     if not moved:
-        events.append(Event("blocked", {"robot": st.names[rid], "hex": list(st.rhex[rid]), "how": how}))
+        events.append(blocked_event(st.names[rid], st.rhex[rid], how))
     return moved
 
 
@@ -147,6 +148,6 @@ def jump(st: TtbState, rid: int, events: list[Event]) -> None:
     h = st.rhex[rid]
     land = jump_landing(st.board, h, st.rface[rid])
     if land is None or st.thing_at(land) is not None:
-        events.append(Event("blocked", {"robot": st.names[rid], "hex": list(h), "how": "jump"}))
+        events.append(blocked_event(st.names[rid], h, "jump"))
         return
     put(st, (ROBOT, rid), land, events, "jump")

@@ -9,27 +9,43 @@ colour's first turn is one placement on each robot. Each change has a check and 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from robotable.core import Action, Event
 
 from .actions import DoubleModification, Pass, Place, Remove, Reset, Swap
-from .components import ORDER_COUNTS, SLOTS_PER_ROBOT, SPECIALS, TILE_NAMES, Tile
+from .components import BOARD_SLOTS, ORDER_COUNTS, SLOTS_PER_ROBOT, SPECIALS, TILE_NAMES, Tile
 from .phases import CHANGE
 
 if TYPE_CHECKING:
     from .state import TtbState
 
+
+def robot_slots_of(k: int) -> range:
+    """Robot ``k``'s slots on its colour's programming board (0-2 for A, 3-5 for B)."""
+    return range(k * SLOTS_PER_ROBOT, (k + 1) * SLOTS_PER_ROBOT)
+
+
 EMPTY = -1
 _DM = int(Tile.DOUBLE_MODIFICATION)
 _SPECIAL_SET = frozenset(SPECIALS)
-_ORDER_ITEMS = tuple(ORDER_COUNTS.items())
+_KINDS = len(TILE_NAMES)
+#: How many of each tile a colour owns before Special Orders, indexed by tile.
+_OWNED = tuple(ORDER_COUNTS.get(t, 0) for t in range(_KINDS))
+_OWNED_DM_USED = tuple(0 if t == _DM else n for t, n in enumerate(_OWNED))
 
 # Every change built once: legal_changes hands out these shared values.
-_PLACE = {(s, t): Place(s, Tile(t)) for s in range(6) for t in range(len(TILE_NAMES))}
-_SWAP = {(a, b): Swap(a, b) for a in range(6) for b in range(6)}
-_REMOVE = {s: Remove(s) for s in range(6)}
-_RESET = {k: Reset(k) for k in range(2)}
+_PLACE = tuple(tuple(Place(s, Tile(t)) for t in range(_KINDS)) for s in range(BOARD_SLOTS))
+_SWAPS = {
+    robots: tuple(
+        (a, b, Swap(a, b)) for k in range(robots) for a in robot_slots_of(k) for b in robot_slots_of(k) if a < b
+    )
+    for robots in (1, 2)
+}
+_REMOVE = tuple(Remove(s) for s in range(BOARD_SLOTS))
+_RESET = tuple(Reset(k) for k in range(2))
 _PASS = Pass()
 _DOUBLE = DoubleModification()
 
@@ -39,32 +55,30 @@ def tile_or_none(t: int) -> str | None:
     return TILE_NAMES[t] if t >= 0 else None
 
 
-def robot_slots(k: int) -> range:
-    """Robot ``k``'s slots on its colour's programming board."""
-    return range(k * SLOTS_PER_ROBOT, (k + 1) * SLOTS_PER_ROBOT)
-
-
-def hand(programs: list[int], specials: list[int], dm_used: bool) -> dict[int, int]:
-    """Tiles in a colour's hand: owned (16 Order tiles, Double Modification until used, its Special
-    Orders) and not on its board."""
-    counts = dict(_ORDER_ITEMS)
-    if dm_used:
-        counts[_DM] = 0
-    for s in specials:
-        counts[s] = 1
+def tile_counts(programs: list[int], specials: list[int], dm_used: bool) -> list[int]:
+    """How many of each tile (by tile) a colour has in hand: owned (16 Order tiles, Double Modification
+    until used, its Special Orders) and not on its board."""
+    counts = list(_OWNED_DM_USED if dm_used else _OWNED)
+    for t in specials:
+        counts[t] = 1
     for t in programs:
         if t >= 0:
             counts[t] -= 1
-    return {t: n for t, n in counts.items() if n > 0}
+    return counts
+
+
+def hand(programs: list[int], specials: list[int], dm_used: bool) -> dict[int, int]:
+    """The tiles in a colour's hand and how many of each (see :func:`tile_counts`)."""
+    counts = tile_counts(programs, specials, dm_used)
+    return {t: n for t, n in enumerate(counts) if n > 0}
 
 
 def first_turn_placements(programs: list[int], robots: int, first_done: bool) -> int:
     """Placements still due in a colour's first turn: one on each robot whose program is empty."""
     if first_done:
         return 0
-    return sum(
-        1 for k in range(robots) if all(t < 0 for t in programs[k * SLOTS_PER_ROBOT : (k + 1) * SLOTS_PER_ROBOT])
-    )
+    n = SLOTS_PER_ROBOT
+    return sum(1 for k in range(robots) if max(programs[k * n : k * n + n]) < 0)
 
 
 # -- every legal change ----------------------------------------------------------------------------
@@ -75,7 +89,9 @@ def legal_changes(st: TtbState) -> list[Action]:
     (on the first turn: only placements on robots whose program is still empty)."""
     c = st.active
     prog = st.programs[c]
-    in_hand = [t for t in sorted(st.hand(c)) if t != _DM]
+    counts = tile_counts(prog, st.specials[c], st.dm_used[c])
+    in_hand = [t for t in range(_KINDS) if counts[t] > 0 and t != _DM]
+    pick = _picker(in_hand)
     first = st.first_turn_placements(c) > 0
     actions: list[Action] = []
     if not first:
@@ -84,29 +100,33 @@ def legal_changes(st: TtbState) -> list[Action]:
             actions.append(_DOUBLE)
     for k in range(st.robots_per):
         lo = k * SLOTS_PER_ROBOT
-        if first and any(t >= 0 for t in prog[lo : lo + SLOTS_PER_ROBOT]):
+        if first and max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
             continue
         for s in range(lo, lo + SLOTS_PER_ROBOT):
+            at = len(actions)
+            actions += pick(_PLACE[s])
             held = prog[s]
-            actions += [_PLACE[s, t] for t in in_hand if t != held]
+            if held >= 0 and counts[held] > 0:  # the tile already there is not placed again
+                del actions[at + in_hand.index(held)]
     if first:
         return actions
     return actions + _rearrangements(prog, st.robots_per)
 
 
+def _picker(tiles: list[int]) -> Callable[[Sequence[Action]], Sequence[Action]]:
+    """A fast ``lambda row: [row[t] for t in tiles]``."""
+    if len(tiles) > 1:
+        return itemgetter(*tiles)
+    return lambda row: [row[t] for t in tiles]
+
+
 def _rearrangements(prog: list[int], robots: int) -> list[Action]:
     """Swaps, removals and resets of a programming board."""
-    actions: list[Action] = []
-    for k in range(robots):
-        lo = k * SLOTS_PER_ROBOT
-        for a in range(lo, lo + SLOTS_PER_ROBOT):
-            for b in range(a + 1, lo + SLOTS_PER_ROBOT):
-                if prog[a] != prog[b]:
-                    actions.append(_SWAP[a, b])
+    actions: list[Action] = [swap for a, b, swap in _SWAPS[robots] if prog[a] != prog[b]]
     actions += [_REMOVE[s] for s in range(robots * SLOTS_PER_ROBOT) if prog[s] >= 0]
     for k in range(robots):
         lo = k * SLOTS_PER_ROBOT
-        if any(t >= 0 for t in prog[lo : lo + SLOTS_PER_ROBOT]):
+        if max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
             actions.append(_RESET[k])
     return actions
 
@@ -127,7 +147,9 @@ def can_place(st: TtbState, action: Place) -> bool:
     c = st.active
     prog = st.programs[c]
     s, t = action.slot, int(action.tile)
-    if not 0 <= s < st.robots_per * SLOTS_PER_ROBOT or t == _DM or prog[s] == t or st.hand(c).get(t, 0) <= 0:
+    if not 0 <= s < st.robots_per * SLOTS_PER_ROBOT or t == _DM or prog[s] == t:
+        return False
+    if tile_counts(prog, st.specials[c], st.dm_used[c])[t] <= 0:
         return False
     lo = s - s % SLOTS_PER_ROBOT
     return st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])

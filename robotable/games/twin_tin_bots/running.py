@@ -11,6 +11,7 @@ from robotable.core import Event
 
 from . import crystals, movement, zaps
 from .components import SLOTS_PER_ROBOT, TILE_NAMES, ZAP_RANGE
+from .events import order_event, run_event, turn_event
 from .hexgrid import FACING_NAMES, opposite, turn
 from .orders import (
     BACK_UP,
@@ -46,7 +47,7 @@ def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
     st.run_at = RunPoint(k, 0, 0)
     rid = st.active * st.robots_per + k
     st.stuck[rid] = st.rhex[rid] in st.board.mud
-    events.append(Event("run", {"robot": st.names[rid]}))
+    events.append(run_event(st.names[rid]))
 
 
 def run(st: TtbState, events: list[Event]) -> None:
@@ -71,9 +72,10 @@ def run(st: TtbState, events: list[Event]) -> None:
             continue
         rid = c * rp + k
         if op == 0:
-            events.append(Event("order", {"robot": st.names[rid], "slot": slot, "tile": TILE_NAMES[tile]}))
+            events.append(order_event(st.names[rid], slot, TILE_NAMES[tile]))
+        operation = ops[op]
         op += 1
-        moved = perform(st, rid, ops[op - 1], events)
+        moved = _OPERATIONS[operation](st, rid, operation, events)
         if st.phase != RUN:
             st.run_at = RunPoint(k, slot, op)
             return
@@ -96,9 +98,7 @@ def _back_up(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
 
 def _turn(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
     st.rface[rid] = turn(st.rface[rid], TURNS[op])
-    events.append(
-        Event("turn", {"robot": st.names[rid], "hex": list(st.rhex[rid]), "facing": FACING_NAMES[st.rface[rid]]})
-    )
+    events.append(turn_event(st.names[rid], st.rhex[rid], FACING_NAMES[st.rface[rid]]))
     return True
 
 

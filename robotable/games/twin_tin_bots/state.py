@@ -166,6 +166,8 @@ class TtbState(State):
 
     def first_turn_placements(self, colour: int) -> int:
         """Placements still due in a colour's first turn: one on each robot whose program is empty."""
+        if self.first_done[colour]:
+            return 0
         return programs.first_turn_placements(self.programs[colour], self.robots_per, self.first_done[colour])
 
     def seat_colours(self, seat: int) -> list[int]:

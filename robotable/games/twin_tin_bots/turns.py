@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
+from .events import turn_start_event
 from .game_end import game_over
 from .movement import stuck_at_turn_start
 from .phases import CHANGE, START
@@ -25,7 +26,7 @@ def start_turn(st: TtbState, events: list[Event]) -> None:
     st.changes_left = st.first_turn_placements(c) or 1
     st.run_at = START
     st.stuck = stuck_at_turn_start(st.board, st.rhex)
-    events.append(Event("turn_start", {"colour": st.colours[c], "round": st.round}))
+    events.append(turn_start_event(st.colours[c], st.round))
 
 
 def end_turn(st: TtbState, events: list[Event]) -> None:
