@@ -177,6 +177,7 @@ def history(storage: Storage, account_id: str) -> dict[str, Any]:
         entry["place"] = min(places) if places else None
         entry["won"] = any(seat in winners for seat in entry["seats"])
         entry["replay"] = f"/replay/{entry['table']}"
+        entry["game_name"] = games.load(entry["game"]).name if entry["game"] in games.available() else entry["game"]
         if len(recent) < RECENT:
             recent.append(entry)
         if entry["hotseat"]:

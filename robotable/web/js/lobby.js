@@ -1,8 +1,9 @@
 // The lobby: create a table (game, players, options, seats), list tables, join, watch, replay.
 
 import { api, el, rendererFor, saveToken, tokensFor, toast } from "/static/js/api.js";
+import { clockFields } from "/static/js/clockform.js";
 
-const state = { games: [], difficulties: [], editor: null };
+const state = { games: [], difficulties: [], editor: null, clock: null };
 
 const $ = (id) => document.getElementById(id);
 
@@ -119,7 +120,7 @@ async function createTable(event) {
     if (kind === "bot") spec.difficulty = row.querySelector("[name=difficulty]").value;
     return spec;
   });
-  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats };
+  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read() };
   $("create-button").disabled = true;
   try {
     const created = await api("/api/tables", { method: "POST", body });
@@ -199,7 +200,7 @@ function tableRow(table) {
   return el(
     "div",
     { class: `table-row ${table.status}`, dataset: { table: table.id } },
-    el("div", { class: "table-title" }, el("strong", {}, table.game_name), el("span", { class: `status ${table.status}` }, status), el("code", { class: "muted small" }, table.id)),
+    el("div", { class: "table-title" }, el("strong", {}, table.game_name), el("span", { class: `status ${table.status}` }, status), table.clock ? el("span", { class: "muted small" }, table.clock.control.label) : null, el("code", { class: "muted small" }, table.id)),
     el("div", { class: "table-seats" }, table.seats.map(seatBadge)),
     el("div", { class: "table-actions" }, actions),
   );
@@ -237,6 +238,8 @@ async function main() {
   const select = $("game-select");
   for (const g of state.games) select.append(el("option", { value: g.id, selected: g.id === "tf22-reload" }, g.name));
   select.addEventListener("change", renderPlayers);
+  state.clock = clockFields($("clock-fields"), () => select.value);
+  select.addEventListener("change", () => state.clock.refresh());
   $("players-select").addEventListener("change", () => {
     renderSeats();
     if (state.editor) state.editor.refresh();

@@ -58,7 +58,7 @@ async function main() {
             el(
               "li",
               { dataset: { table: t.table } },
-              `${t.game} · ${t.num_players} players · `,
+              `${t.game_name} · ${t.num_players} players · `,
               t.hotseat ? "hotseat · " : t.rated ? "rated · " : "unrated · ",
               t.won ? el("strong", {}, "won") : `place ${t.place ?? "?"}`,
               ` · ${new Date(t.finished_at).toLocaleString()} · `,
