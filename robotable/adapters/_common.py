@@ -56,6 +56,11 @@ def round_limit_result(game: Game, state: State, max_rounds: int | None) -> Resu
     return limit.result(state, max_rounds)
 
 
+def structured_actions(game: Game) -> Any:
+    """The game's structured action space (offers as sub-decisions), or ``None`` (a capability)."""
+    return getattr(game, "structured_actions", None)
+
+
 def servable(game: Game) -> bool:
     """Whether the adapters can serve ``game``: it has an integer action encoding and feature planes."""
     return game.has_action_encoding() and observation_encoder(game) is not None

@@ -18,6 +18,9 @@ seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncat
 steps (default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin
 Tin Bots very long). ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds with a scored
 outcome (ranked as the rules rank an ended game; agents are terminated, not truncated).
+``structured_actions=True`` (AEC, Robots on the Line) uses the game's structured action space: trade offers
+built as short sequences of sub-decisions, the draft shown in extra observation planes (see
+:mod:`robotable.games.robots_on_the_line.structured`).
 
 >>> env = aec_env("tf22-reload", num_players=2)
 >>> env.reset(seed=1)
@@ -35,7 +38,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from robotable.core import Action, IllegalAction, Result, State
+from robotable.core import Action, BadInput, IllegalAction, Result, State
 
 from ._common import (
     canonical,
@@ -49,6 +52,7 @@ from ._common import (
     observation_array,
     observation_encoder,
     round_limit_result,
+    structured_actions,
 )
 from .render import RENDER_MODES, Window, check_mode, render
 
@@ -63,14 +67,25 @@ class _Table:
         options: Mapping[str, Any] | None,
         max_steps: int | None,
         max_rounds: int | None = None,
+        structured: bool = False,
     ) -> None:
         self.game = load_encodable(game_id)
+        self.structured = structured_actions(self.game) if structured else None
+        if structured and self.structured is None:
+            raise BadInput(
+                f"{game_id} has no structured action space (structured_actions is for games that declare one)"
+            )
+        self.drafts: dict[int, Any] = {}  # per seat: the structured draft being built
         self.max_rounds = check_max_rounds(self.game, max_rounds)
         self.encoder = observation_encoder(self.game)
         assert self.encoder is not None
         self.simultaneous = is_simultaneous(self.game)
         self.num_players, self.options = check_setup(self.game, num_players, options)
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
+        self.observation_size = self.encoder.size
+        if self.structured is not None:
+            self.num_actions = self.structured.size
+            self.observation_size += self.structured.draft_size
         check_limit(max_steps)
         self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
         self.state: State | None = None
@@ -83,11 +98,15 @@ class _Table:
         game_seed = int(self.rng.integers(0, 2**62))
         self.state = self.game.start(self.num_players, seed=game_seed, options=self.options)
         self.steps = 0
+        self.drafts = {}
         return self.state
 
-    def legal(self, seat: int) -> dict[int, Action]:
-        """``seat``'s legal actions by index (decoded through the state: see :func:`legal_by_index`)."""
+    def legal(self, seat: int) -> dict[int, Any]:
+        """``seat``'s legal actions by index (decoded through the state: see :func:`legal_by_index`);
+        with structured actions, what each structured index leads to (an action, a draft or none)."""
         assert self.state is not None
+        if self.structured is not None:
+            return self.structured.legal(self.state, seat, self.drafts.get(seat))
         return legal_by_index(self.game, self.state, seat)
 
     def acting(self) -> list[int]:
@@ -105,12 +124,18 @@ class _Table:
 
     def tensor(self, seat: int) -> np.ndarray:
         assert self.state is not None
-        return observation_array(self.encoder, self.state.view(seat), seat)
+        planes = observation_array(self.encoder, self.state.view(seat), seat)
+        if self.structured is None:
+            return planes
+        draft = np.zeros(self.structured.draft_size, np.float32)
+        for i, v in self.structured.draft_features(self.drafts.get(seat), seat, self.num_players).items():
+            draft[i] = v
+        return np.concatenate([planes, draft])
 
     def observation_space(self, mask_size: int) -> spaces.Dict:
         return spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.observation_size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (mask_size,), np.int8),
             }
         )
@@ -126,9 +151,18 @@ class _Table:
         return legal[index]
 
     def play(self, seat: int, index: int) -> None:
-        """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`."""
+        """Apply action ``index`` for ``seat``; an illegal index raises :class:`IllegalAction`. With
+        structured actions an index may only extend or drop the seat's draft (the state is unchanged)."""
         assert self.state is not None
-        self.state.apply_legal(seat, self.chosen(seat, index))
+        outcome = self.chosen(seat, index)
+        if self.structured is not None and not isinstance(outcome, Action):
+            if outcome is None:
+                self.drafts.pop(seat, None)
+            else:
+                self.drafts[seat] = outcome
+            return
+        self.drafts.pop(seat, None)
+        self.state.apply_legal(seat, outcome)
 
     def outcome(self) -> Result | None:
         """The result once the game has ended, or its round limit (``max_rounds``) stopped it; else None."""
@@ -158,12 +192,13 @@ class RobotableAECEnv(AECEnv):
         max_steps: int | None = None,
         render_mode: str | None = None,
         max_rounds: int | None = None,
+        structured_actions: bool = False,
     ) -> None:
         super().__init__()
         check_mode(render_mode)
         self.render_mode = render_mode
         self._window = Window()
-        self.table = _Table(game_id, num_players, options, max_steps, max_rounds)
+        self.table = _Table(game_id, num_players, options, max_steps, max_rounds, structured_actions)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}

@@ -36,3 +36,21 @@ def test_research_docs_snippet_runs(index: int, tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, f"snippet {index}:\n{SNIPPETS[index]}\n{done.stderr[-2000:]}"
+
+
+def test_research_training_example_runs_and_reports() -> None:
+    """examples/train_tf22.py trains, then reports win rates through the arena (tiny numbers here)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_tf22.py"), "--episodes", "6", "--games", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("trained 6 episodes")
+    for opponent in ("random", "heuristic"):
+        line = next(x for x in lines if x.startswith(f"trained vs {opponent}: win rate "))
+        assert 0.0 <= float(line.split("win rate ")[1].split()[0]) <= 1.0 and "over 4 arena games" in line

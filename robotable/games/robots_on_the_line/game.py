@@ -14,6 +14,7 @@ from .components import MAINTENANCE
 from .observation import OBSERVATION
 from .setup import setup
 from .state import RotlState
+from .structured import STRUCTURED
 from .view import GAME_ID
 
 OPTIONS = (
@@ -64,6 +65,7 @@ class RobotsOnTheLine(Game):
     options = OPTIONS
     action_types = ACTION_TYPES
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
+    structured_actions = STRUCTURED  # offers as sub-decisions, for the research adapters (structured.py)
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         checked = check_options(self.id, self.options, options)
