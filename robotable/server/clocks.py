@@ -171,9 +171,23 @@ class ClockSettings:
     @classmethod
     def from_env(cls) -> ClockSettings:
         return cls(
-            grace=float(os.environ.get("ROBOTABLE_GRACE_SECONDS", cls.grace)),
-            tick=float(os.environ.get("ROBOTABLE_CLOCK_TICK", cls.tick)),
+            grace=env_seconds("ROBOTABLE_GRACE_SECONDS", cls.grace),
+            tick=env_seconds("ROBOTABLE_CLOCK_TICK", cls.tick, minimum=0.01),
         )
+
+
+def env_seconds(name: str, default: float, minimum: float = 0.0) -> float:
+    """A number of seconds from the environment; a clear error naming the variable if it is not one."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not minimum <= value < 10**9:
+        raise RuntimeError(f"{name} must be at least {minimum} seconds, got {raw!r}")
+    return value
 
 
 @dataclass

@@ -15,14 +15,13 @@ meanwhile is left alone and each expiry happens once. See docs/server.md, "Expir
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select, update
 
-from .clocks import TURN, clocks_table, seat_clocks_table
+from .clocks import TURN, clocks_table, env_seconds, seat_clocks_table
 from .storage import Storage, now, tables_table
 
 if TYPE_CHECKING:
@@ -44,9 +43,9 @@ class ExpirySettings:
     @classmethod
     def from_env(cls) -> ExpirySettings:
         return cls(
-            open_ttl=float(os.environ.get("ROBOTABLE_OPEN_TABLE_TTL", cls.open_ttl)),
-            abandoned_ttl=float(os.environ.get("ROBOTABLE_ABANDONED_TABLE_TTL", cls.abandoned_ttl)),
-            every=float(os.environ.get("ROBOTABLE_EXPIRY_EVERY", cls.every)),
+            open_ttl=env_seconds("ROBOTABLE_OPEN_TABLE_TTL", cls.open_ttl),
+            abandoned_ttl=env_seconds("ROBOTABLE_ABANDONED_TABLE_TTL", cls.abandoned_ttl),
+            every=env_seconds("ROBOTABLE_EXPIRY_EVERY", cls.every, minimum=0.01),
         )
 
 

@@ -180,3 +180,20 @@ def test_a_bot_seat_and_a_person_against_bots(client: TestClient, create_table) 
     seats = made["table"]["clock"]["seats"]
     assert [c["running"] for c in seats] == [True, False, False]
     assert not any(c["can_hand_over"] for c in seats)
+
+
+def test_clock_settings_from_the_environment_are_checked(monkeypatch) -> None:
+    from robotable.server.clocks import ClockSettings
+    from robotable.server.expiry import ExpirySettings
+
+    monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "12.5")
+    assert ClockSettings.from_env().grace == 12.5
+    for name, value, make in (
+        ("ROBOTABLE_GRACE_SECONDS", "soon", ClockSettings.from_env),
+        ("ROBOTABLE_CLOCK_TICK", "0", ClockSettings.from_env),
+        ("ROBOTABLE_OPEN_TABLE_TTL", "-5", ExpirySettings.from_env),
+    ):
+        monkeypatch.setenv(name, value)
+        with pytest.raises(RuntimeError, match=name):
+            make()
+        monkeypatch.delenv(name)
