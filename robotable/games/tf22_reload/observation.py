@@ -37,11 +37,12 @@ MAX_COPIES = ROUNDS * max(CARD_VALUES.count(v) for v in set(CARD_VALUES))
 MAX_SCORE = 100
 PHASES = ("choose", "load", "over")
 _COLOUR = {name: i for i, name in enumerate(COLOUR_NAMES)}
-_CHOICE = {tuple(sorted(a.to_json().items())): i for i, a in enumerate(ACTIONS)}
+_CHOICE = {tuple(a.to_json().values()): i for i, a in enumerate(ACTIONS)}
 
 
 def _choice_index(choice: Mapping[str, Any]) -> int:
-    return _CHOICE[tuple(sorted(choice.items()))]
+    """The action index of a choice's JSON (its fields in the order ``to_json`` writes them)."""
+    return _CHOICE[tuple(choice.values())]
 
 
 class Tf22Observation(ObservationEncoder):
