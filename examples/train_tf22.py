@@ -5,9 +5,10 @@
 
 The agent is a linear softmax policy over the game's feature planes (724 values) with the legal-action
 mask, trained by REINFORCE (policy gradient with a running-mean baseline) in the Gymnasium environment,
-one seat against random opponents, alternating seats 0 and 1. It then plays greedily, as the arena
-agent ``trained``, against ``random`` and ``heuristic`` in 2-player arena tournaments (every lineup
-equally often), and the script prints its win rates with 95% intervals. Plain numpy: this machine has no
+one seat against the training opponents (``--opponents``, default ``random``; several are met in turn),
+alternating seats 0 and 1. It then plays greedily, as the arena agent ``trained``, against ``random``
+and ``heuristic`` in 2-player arena tournaments (every lineup equally often), and the script prints its
+win rates with 95% intervals. Plain numpy: this machine has no
 deep-learning library; the same loop works with any (the observations are float32 arrays, the masks int8).
 """
 
@@ -48,13 +49,13 @@ class LinearPolicy:
         return p / p.sum()
 
 
-def train(policy: LinearPolicy, episodes: int, lr: float, seed: int) -> list[float]:
-    """REINFORCE against random opponents; returns the reward of every episode."""
-    envs = [RobotableEnv("tf22-reload", 2, seat=seat, opponents="random") for seat in (0, 1)]
+def train(policy: LinearPolicy, episodes: int, lr: float, seed: int, opponents: list[str]) -> list[float]:
+    """REINFORCE against the ``opponents`` in turn (and both seats); returns every episode's reward."""
+    envs = [RobotableEnv("tf22-reload", 2, seat=seat, opponents=spec) for spec in opponents for seat in (0, 1)]
     rng = np.random.default_rng(seed)
     baseline, rewards = 0.5, []
     for episode in range(episodes):
-        env = envs[episode % 2]
+        env = envs[episode % len(envs)]
         obs, _ = env.reset(seed=seed * 100_000 + episode)
         steps, done, reward = [], False, 0.0
         while not done:
@@ -102,11 +103,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="arena games against each opponent")
     parser.add_argument("--lr", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponents", default="random", help="training opponents, in turn (comma-separated)")
     args = parser.parse_args(argv)
     encoder = GAME.observation_encoder
     policy = LinearPolicy(encoder.size, GAME.num_distinct_actions(2), args.seed)
     started = time.perf_counter()
-    rewards = train(policy, args.episodes, args.lr, args.seed)
+    rewards = train(policy, args.episodes, args.lr, args.seed, args.opponents.split(","))
     tail = rewards[-max(1, len(rewards) // 5) :]
     print(
         f"trained {args.episodes} episodes in {time.perf_counter() - started:.0f} s; "

@@ -81,6 +81,11 @@ def load_encodable(game_id: str) -> Game:
     return game
 
 
+#: Per game, the index of each action seen (actions are frozen values and ``action_index`` never looks
+#: at a state, so an action's index never changes).
+_INDICES: dict[str, dict[Action, int]] = {}
+
+
 def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
     """``seat``'s legal actions by their index: how an index is decoded, for every game.
 
@@ -88,10 +93,14 @@ def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
     layout), standing for the one such action the state lists, so decoding goes through the state. Two
     legal actions with one index break the contract's rule and raise :class:`BadInput`.
     """
-    index = game.action_index
+    known = _INDICES.setdefault(game.id, {})
+    if len(known) > 200_000:
+        known.clear()
     legal: dict[int, Action] = {}
     for action in state.legal_actions(seat):
-        i = index(action)
+        i = known.get(action)
+        if i is None:
+            i = known[action] = game.action_index(action)
         if i in legal:
             raise BadInput(f"{game.id}: legal actions {legal[i]!r} and {action!r} share the index {i}")
         legal[i] = action
