@@ -58,6 +58,8 @@ def position(
         "game": "tf22-reload",
         "num_players": n,
         "seed": 1,
+        "options": {},
+        "rng": 1,
         "round": round,
         "battle": 14 - len(deck) // 2,
         "phase": phase,
@@ -75,6 +77,8 @@ def position(
         "choices": [None] * n,
         "winner": winner,
         "scores": [[0, 0, 0] for _ in range(n)],
+        "last_battle": None,
+        "round_scores": [],
     }
     return GAME.state_from_json(data)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, BadInput, Game, Rng
-from robotable.core.actions import decode_value
+from robotable.core import Action, BadInput, BadOptions, Game, Rng
+from robotable.core.state_json import StateReader
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
-from .components import COLOUR_NAMES, NUM_COLOURS, card
+from .components import BATTLES_PER_ROUND, COLOUR_NAMES, card
 from .observation import OBSERVATION
 from .state import GAME_ID, PHASES, Tf22State
 
@@ -29,10 +29,14 @@ class Tf22Reload(Game):
     options = ()
     action_types = ACTION_TYPES
     undo_barriers = frozenset({"activate", "reveal", "round_start"})  # new cards shown; choices revealed
-    # Capabilities read by the research adapters (interim names until robotable.core declares them).
-    simultaneous = True  # the battle choice is secret and simultaneous
-    max_game_length = 56  # decision steps: 2 rounds x 14 battles x (choice + load decision)
-    observation_encoder = OBSERVATION  # feature planes (observation.py)
+    simultaneous = True  # everyone chooses a card in secret, then all are revealed
+    max_game_length = 56  # 2 rounds x 14 battles, each a simultaneous choice and at most one load decision
+    observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
+    hooks = {
+        "heuristics": "robotable.ai.heuristics.tf22_reload",
+        "terminal": "robotable.terminal.tf22_reload",
+        "web_data": "robotable.games.tf22_reload",
+    }
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> Tf22State:
         state = Tf22State(num_players, seed, options)
@@ -58,99 +62,81 @@ class Tf22Reload(Game):
         return action_from_index(index)
 
 
-class _StateReader:
-    """Reads a state's JSON field by field, naming the field in every error."""
+class _StateReader(StateReader):
+    """Reads a state's JSON with the core reader's policy: every field required, each error naming it."""
 
     def __init__(self, game: Tf22Reload, data: object) -> None:
-        if not isinstance(data, Mapping):
-            raise BadInput("tf22-reload state: expected a JSON object")
-        self.game = game
-        self.data = data
-
-    def get(self, key: str, tp: Any) -> Any:
-        if key not in self.data:
-            raise BadInput(f"tf22-reload state: missing field {key!r}")
-        return decode_value(self.data[key], tp, f"tf22-reload state: field {key!r}")
+        super().__init__(GAME_ID, data)
+        self.tf22 = game
 
     def colour(self, name: object, where: str) -> int:
-        if name not in COLOUR_NAMES:
-            raise BadInput(f"tf22-reload state: {where}: unknown colour {name!r} (one of {', '.join(COLOUR_NAMES)})")
-        return COLOUR_NAMES.index(name)  # type: ignore[arg-type]
+        return self.name(name, COLOUR_INDEX, where, "colour")
 
-    def cards(self, key: str, raw: Any = None) -> list[int]:
-        raw = self.get(key, list[Any]) if raw is None else raw
+    def cards(self, key: str, raw: list[Any] | None = None, where: str | None = None) -> list[int]:
+        raw = self.list(key) if raw is None else raw
         out = []
         for i, item in enumerate(raw):
-            where = f"{key}[{i}]"
-            if not (isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[1], int)):
-                raise BadInput(f"tf22-reload state: {where}: a card is [colour, value], got {item!r}")
+            at = f"{where or key}[{i}]"
+            if not (isinstance(item, list | tuple) and len(item) == 2 and type(item[1]) is int):
+                raise self.fail(at, f"a card is [colour, value], got {item!r}")
             if not 0 <= item[1] <= 3:
-                raise BadInput(f"tf22-reload state: {where}: card values are 0 to 3, got {item[1]}")
-            out.append(card(self.colour(item[0], where), item[1]))
+                raise self.fail(at, f"card values are 0 to 3, got {item[1]}")
+            out.append(card(self.colour(item[0], f"{at}[0]"), item[1]))
         return out
 
-    def per_seat(self, key: str, n: int) -> list[Any]:
-        value = self.get(key, list[Any])
-        if len(value) != n:
-            raise BadInput(f"tf22-reload state: field {key!r} needs one entry per seat ({n}), got {len(value)}")
-        return value
-
     def read(self) -> Tf22State:
-        game_id = self.data.get("game", GAME_ID)
-        if game_id != GAME_ID:
-            raise BadInput(f"tf22-reload state: this is a state of {game_id!r}")
-        n = self.get("num_players", int)
-        if not self.game.min_players <= n <= self.game.max_players:
-            raise BadInput(f"tf22-reload state: num_players must be 2 to 4, got {n}")
-        state = Tf22State(n, self.get("seed", int), {})
-        state.rng = Rng.from_json(self.data.get("rng", state.seed))
-        state.round = self.get("round", int)
-        if state.round not in (1, 2):
-            raise BadInput(f"tf22-reload state: round must be 1 or 2, got {state.round}")
-        state.battle = self.get("battle", int)
-        phase = self.get("phase", str)
-        if phase not in PHASES:
-            raise BadInput(f"tf22-reload state: phase must be one of {', '.join(PHASES)}, got {phase!r}")
-        state.phase = PHASES.index(phase)
+        self.game(GAME_ID)
+        n = self.int("num_players", self.tf22.min_players, self.tf22.max_players)
+        try:
+            options = self.tf22.check_options(self.field("options", dict[str, Any]), n)
+        except BadOptions as exc:
+            raise self.fail("options", str(exc)) from None
+        state = Tf22State(n, self.int("seed", 0), options)
+        state.rng = Rng.from_json(self.field("rng", int))
+        state.round = self.choice("round", (1, 2))
+        state.battle = self.int("battle", 0, BATTLES_PER_ROUND)
+        state.phase = PHASES.index(self.choice("phase", PHASES))
         state.deck = self.cards("deck")
         state.revealed = self.cards("revealed")
-        activated = self.data.get("activated")
+        activated = self.field("activated", str | None)
         state.activated = -1 if activated is None else self.colour(activated, "activated")
         state.set_aside = self.cards("set_aside")
-        state.cc_piles = [self.cards(f"cc_piles[{s}]", pile) for s, pile in enumerate(self.per_seat("cc_piles", n))]
-        state.hands = [
-            sorted(decode_value(h, list_of_ints, f"tf22-reload state: hands[{s}]"))
-            for s, h in enumerate(self.per_seat("hands", n))
-        ]
-        state.discards = [
-            list(decode_value(d, list_of_ints, f"tf22-reload state: discards[{s}]"))
-            for s, d in enumerate(self.per_seat("discards", n))
-        ]
+        piles = self.per_seat("cc_piles", n, list[Any])
+        state.cc_piles = [self.cards("cc_piles", pile, f"cc_piles[{s}]") for s, pile in enumerate(piles)]
+        state.hands = [sorted(h) for h in self.per_seat("hands", n, list[int])]
+        state.discards = self.per_seat("discards", n, list[int])
         state.ships = [
-            [[self.colour(c, f"ships[{s}]") for c in stack] for stack in decode_value(ship, list[Any], f"ships[{s}]")]
-            for s, ship in enumerate(self.per_seat("ships", n))
+            [[self.colour(c, f"ships[{s}][{i}]") for c in stack] for i, stack in enumerate(ship)]
+            for s, ship in enumerate(self.per_seat("ships", n, list[list[Any]]))
         ]
-        state.chips = list(decode_value(self.per_seat("chipcards", n), list_of_ints, "chipcards"))
-        state.chip_stock = self.get("chipcard_stock", int)
-        stock = self.get("stock", dict[str, Any])
+        state.chips = self.per_seat("chipcards", n, int)
+        state.chip_stock = self.int("chipcard_stock")
+        stock = self.field("stock", dict[str, int])
         if set(stock) != set(COLOUR_NAMES):
-            raise BadInput(f"tf22-reload state: stock needs a count for each of {', '.join(COLOUR_NAMES)}")
-        state.stock = [
-            decode_value(stock[COLOUR_NAMES[c]], int, f"stock.{COLOUR_NAMES[c]}") for c in range(NUM_COLOURS)
-        ]
-        state.choices = [None if c is None else self.game.action_from_json(c) for c in self.per_seat("choices", n)]
-        state.winner = self.data.get("winner", -1)
-        state.scores = [list(decode_value(s, list_of_ints, "scores")) for s in self.per_seat("scores", n)]
-        state.last_battle = self.data.get("last_battle")
-        state.round_scores = list(self.data.get("round_scores", []))
-        state.check_invariants()
+            raise self.fail("stock", f"needs a count for each of {', '.join(COLOUR_NAMES)}, got {sorted(stock)}")
+        state.stock = [stock[name] for name in COLOUR_NAMES]
+        state.choices = [None if c is None else self._choice(c, s) for s, c in enumerate(self.per_seat("choices", n))]
+        state.winner = self.int("winner", -1, n - 1)
+        state.scores = self.per_seat("scores", n, list[int])
+        state.last_battle = self.field("last_battle", dict[str, Any] | None)
+        state.round_scores = self.field("round_scores", list[Any])
+        try:
+            state.check_invariants()
+        except BadInput as exc:
+            raise self.fail_state(str(exc).removeprefix(f"{GAME_ID} state: ")) from None
         for seat, choice in enumerate(state.choices):
             if choice is not None and not _legal_choice(state, seat, choice):
-                raise BadInput(f"tf22-reload state: seat {seat}'s choice {choice.to_json()} is not legal here")
+                raise self.fail(f"choices[{seat}]", f"{choice.to_json()} is not a legal choice here")
         return state
 
+    def _choice(self, data: object, seat: int) -> Action:
+        try:
+            return self.tf22.action_from_json(data)
+        except BadInput as exc:
+            raise self.fail(f"choices[{seat}]", str(exc)) from None
 
-list_of_ints = tuple[int, ...]
+
+COLOUR_INDEX = {name: i for i, name in enumerate(COLOUR_NAMES)}
 
 
 def _legal_choice(state: Tf22State, seat: int, choice: Action) -> bool:
