@@ -105,56 +105,76 @@ def decode_value(value: Any, tp: Any, where: str) -> Any:
     """Check and convert one JSON value against a type annotation (raise :class:`BadInput` naming it)."""
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        errors = []
-        for option in typing.get_args(tp):
-            if option is type(None):
-                if value is None:
-                    return None
-                continue
-            try:
-                return decode_value(value, option, where)
-            except BadInput as exc:
-                errors.append(str(exc))
-        raise BadInput(errors[0] if errors else f"{where}: expected null, got {value!r}")
+        return _decode_union(value, tp, where)
     if tp is Any:
         return value
     if origin is list:
         (item,) = typing.get_args(tp)
-        if not isinstance(value, list | tuple):
-            raise BadInput(f"{where}: expected a list, got {value!r}")
-        return [decode_value(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [decode_value(v, item, f"{where}[{i}]") for i, v in enumerate(_json_list(value, where))]
     if origin is dict:
-        _, item = typing.get_args(tp)
-        if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-            raise BadInput(f"{where}: expected a JSON object, got {value!r}")
-        return {k: decode_value(v, item, f"{where}.{k}") for k, v in value.items()}
+        return _decode_dict(value, tp, where)
     if origin is tuple:
-        args = typing.get_args(tp)
-        if not isinstance(value, list | tuple):
-            raise BadInput(f"{where}: expected a list, got {value!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode_value(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
-        if len(value) != len(args):
-            raise BadInput(f"{where}: expected a list of {len(args)} items, got {len(value)}")
-        return tuple(decode_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+        return _decode_tuple(value, tp, where)
     if isinstance(tp, type) and issubclass(tp, enum.IntEnum):
-        names = {m.name.lower(): m for m in tp}
-        if isinstance(value, str) and value.lower() in names:
-            return names[value.lower()]
-        raise BadInput(f"{where}: expected one of {', '.join(names)}, got {value!r}")
-    if tp is bool:
-        if isinstance(value, bool):
+        return _decode_enum(value, tp, where)
+    if tp in _SCALARS:
+        kind, expected = _SCALARS[tp]
+        if isinstance(value, kind) and (tp is bool or not isinstance(value, bool)):
             return value
-        raise BadInput(f"{where}: expected true or false, got {value!r}")
-    if tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise BadInput(f"{where}: expected an integer, got {value!r}")
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise BadInput(f"{where}: expected a string, got {value!r}")
+        raise BadInput(f"{where}: expected {expected}, got {value!r}")
     raise TypeError(f"unsupported annotation {tp!r}")
+
+
+#: Scalar annotations: the JSON type that carries them and how an error names it.
+_SCALARS: dict[Any, tuple[type, str]] = {
+    bool: (bool, "true or false"),
+    int: (int, "an integer"),
+    str: (str, "a string"),
+}
+
+
+def _decode_union(value: Any, tp: Any, where: str) -> Any:
+    errors = []
+    for option in typing.get_args(tp):
+        if option is type(None):
+            if value is None:
+                return None
+            continue
+        try:
+            return decode_value(value, option, where)
+        except BadInput as exc:
+            errors.append(str(exc))
+    raise BadInput(errors[0] if errors else f"{where}: expected null, got {value!r}")
+
+
+def _json_list(value: Any, where: str) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(value, list | tuple):
+        raise BadInput(f"{where}: expected a list, got {value!r}")
+    return value
+
+
+def _decode_dict(value: Any, tp: Any, where: str) -> dict[str, Any]:
+    _, item = typing.get_args(tp)
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise BadInput(f"{where}: expected a JSON object, got {value!r}")
+    return {k: decode_value(v, item, f"{where}.{k}") for k, v in value.items()}
+
+
+def _decode_tuple(value: Any, tp: Any, where: str) -> tuple[Any, ...]:
+    args = typing.get_args(tp)
+    value = _json_list(value, where)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(decode_value(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+    if len(value) != len(args):
+        raise BadInput(f"{where}: expected a list of {len(args)} items, got {len(value)}")
+    return tuple(decode_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+
+
+def _decode_enum(value: Any, tp: type[enum.IntEnum], where: str) -> enum.IntEnum:
+    names = {m.name.lower(): m for m in tp}
+    if isinstance(value, str) and value.lower() in names:
+        return names[value.lower()]
+    raise BadInput(f"{where}: expected one of {', '.join(names)}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)

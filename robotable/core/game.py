@@ -13,9 +13,11 @@ this surface, so a new game is a new folder and nothing else::
 
 from __future__ import annotations
 
+import importlib
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, Event
@@ -37,6 +39,36 @@ class Game(ABC):
     #: Event types after which a move may not be undone (a random draw, revealed hidden information).
     #: ``None`` (the default) means the game has not declared them, and servers offer no undo for it.
     undo_barriers: ClassVar[frozenset[str] | None] = None
+
+    # -- capabilities: what a game declares, so nothing above robotable.games names a game -----------
+
+    #: Whether seats make secret choices at the same time (several seats in ``to_act()`` at once, each
+    #: choice hidden until all have chosen). OpenSpiel registers such games as simultaneous-move games.
+    simultaneous: ClassVar[bool] = False
+    #: The most decision steps a game can take when the rules bound it (a simultaneous round of secret
+    #: choices counts as one step, as in OpenSpiel), else ``None``. Adapters truncate unbounded games.
+    max_game_length: ClassVar[int | None] = None
+    #: The main option sets: the variants the conformance suite, golden digests and benchmarks cover
+    #: (each is checked for every player count it is valid for).
+    option_sets: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    #: Action types with free-form choices: ``legal_actions`` lists canonical representatives (or one
+    #: spelling of equivalent choices) and ``apply`` accepts any well-formed legal choice (``is_legal``).
+    #: An action of any other type that ``legal_actions`` does not list is refused.
+    free_form_actions: ClassVar[frozenset[str]] = frozenset()
+    #: Optional hooks, each ``"package.module:name"`` (or a module, ``"package.module"``), imported on first
+    #: use through :meth:`hook` so a game's package never imports what sits above it. ``None``: absent.
+    #:
+    #: - ``"preview"``: ``preview(state, seat, action)`` on a copy, what the action would do (the server's
+    #:   program previews); returns something with ``to_json()`` or a JSON-safe dict;
+    #: - ``"evaluate"``: ``evaluate(state, seat, query) -> dict``, a seat's question about its own position;
+    #: - ``"heuristics"``: the module of the AI heuristics (``choose``, ``rollout``, ``evaluate``, ``model``,
+    #:   ``prune``, ``LEVELS``; see :mod:`robotable.ai.heuristics`);
+    #: - ``"terminal"``: the module of the terminal renderer (``render``, ``describe``, ``log``);
+    #: - ``"observation"``: ``observation(state, seat) -> list[float]``, a fixed-size tensor for the
+    #:   research adapters (default: they hash the view);
+    #: - ``"web_data"``: the package whose ``data/`` folder holds the public JSON data files the web client
+    #:   may fetch (catalogues, layouts; nothing hidden).
+    hooks: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
@@ -104,6 +136,35 @@ class Game(ABC):
         raise :class:`BadInput`, and so do indices whose action depends on the state (decode those through
         ``state.legal_actions``, see :meth:`num_distinct_actions`)."""
         raise NotImplementedError(f"{self.id} has no integer action encoding")
+
+    def hook(self, name: str) -> Any:
+        """The optional hook ``name`` declared in :attr:`hooks` (a function or a module), or ``None`` when
+        the game has none or it cannot be imported (a missing optional dependency)."""
+        path = self.hooks.get(name)
+        if path is None:
+            return None
+        module_name, _, attr = path.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            return None
+        return getattr(module, attr, None) if attr else module
+
+    def data_folder(self) -> Path | None:
+        """The folder of the game's public data files (the ``"web_data"`` hook), or ``None``."""
+        package = self.hook("web_data")
+        if package is None or getattr(package, "__file__", None) is None:
+            return None
+        return Path(package.__file__).resolve().parent / "data"
+
+    def capabilities(self) -> dict[str, Any]:
+        """The declared capabilities, as JSON (for lobbies, docs and adapters)."""
+        return {
+            "simultaneous": self.simultaneous,
+            "max_game_length": self.max_game_length,
+            "action_encoding": self.has_action_encoding(),
+            "hooks": sorted(self.hooks),
+        }
 
     def describe(self) -> dict[str, Any]:
         """The game's id, name, player counts and options, for lobbies and docs."""

@@ -2,11 +2,12 @@
 ``evaluate`` queries (a seat asking its game a question about its own position, such as what a robot
 on the Robots on the Line workbench measures). See docs/server.md.
 
-A game offers evaluations by exposing ``evaluate(state, seat, query)`` in its package (for Robots on
-the Line: :func:`robotable.games.robots_on_the_line.evaluate`); it must leave the state untouched and
-answer only what the seat may know. The server runs it on a clone of the table's state, for the seat
-holding the token. Public data files are the JSON files of the game package's ``data/`` folder (the
-component catalogue, map layouts): they hold nothing hidden.
+A game offers evaluations by declaring an ``"evaluate"`` hook (``Game.hooks``), ``evaluate(state, seat,
+query)`` (for Robots on the Line: :func:`robotable.games.robots_on_the_line.evaluate`); it must leave the
+state untouched and answer only what the seat may know. The server runs it on a clone of the table's
+state, for the seat holding the token. Public data files are the JSON files of the folder a game declares
+with its ``"web_data"`` hook (``Game.data_folder()``: the component catalogue, map layouts): they hold
+nothing hidden.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ DATA_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def data_dir(game_id: str) -> Path:
-    """The ``data/`` folder of a game's package (404 for an unknown game)."""
+    """The folder of a game's public data files (404 for an unknown game or one without data files)."""
     try:
         game = games.load(game_id)
     except RobotableError:
         raise NotFound(f"no game {game_id!r} (one of: {', '.join(games.available())})") from None
-    module = __import__(type(game).__module__.rsplit(".", 1)[0], fromlist=["__file__"])
-    return Path(module.__file__).resolve().parent / "data"
+    folder = game.data_folder()
+    if folder is None:
+        raise NotFound(f"{game_id} has no data files")
+    return folder
 
 
 @lru_cache(maxsize=32)

@@ -1,16 +1,15 @@
 """Program previews: a game-agnostic hook that asks a game what a candidate action would do.
 
-A game offers previews by exposing a ``preview(state, seat, action)`` function in its package (for
-Twin Tin Bots: :func:`robotable.games.twin_tin_bots.preview`), the way the terminal renderers are looked
-up by game. The function must leave ``state`` untouched (it works on a copy) and may return anything
-with a ``to_json()`` method or a JSON-safe dict. The server runs it on a clone of the table's state, and
+A game offers previews by declaring a ``"preview"`` hook (``Game.hooks``), a ``preview(state, seat,
+action)`` function (for Twin Tin Bots: :func:`robotable.games.twin_tin_bots.preview`). The function must
+leave ``state`` untouched (it works on a copy) and may return anything with a ``to_json()`` method or a
+JSON-safe dict. The server runs it on a clone of the table's state, and
 only the seat to act may ask, with its token; the answer's ``events`` are filtered for that seat like
 every other event.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -20,18 +19,13 @@ PreviewHook = Callable[[State, int, Action], Any]
 
 
 def preview_hook(game: Game) -> PreviewHook | None:
-    """The game package's ``preview`` function, or None if the game offers no previews."""
+    """The game's declared ``preview`` hook, or None if the game offers no previews."""
     return game_hook(game, "preview")
 
 
 def game_hook(game: Game, name: str) -> Callable[..., Any] | None:
-    """The function ``name`` of the game's package (``preview``, ``evaluate``), or None if it has none."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(package)
-    except ImportError:
-        return None
-    hook = getattr(module, name, None)
+    """The game's declared hook ``name`` (``preview``, ``evaluate``; see ``Game.hooks``), or None."""
+    hook = game.hook(name)
     return hook if callable(hook) else None
 
 

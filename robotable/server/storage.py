@@ -215,15 +215,6 @@ class Storage:
             elif int(row[0]) > SCHEMA_VERSION:
                 raise RuntimeError(f"the database has schema version {row[0]}; this server knows {SCHEMA_VERSION}")
 
-    def drop_schema(self) -> None:
-        """Remove everything this storage created (tests)."""
-        with self.engine.begin() as conn:
-            if self.schema:
-                conn.execute(text(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE'))
-            else:
-                metadata.drop_all(conn)
-        self.engine.dispose()
-
     def close(self) -> None:
         """Release the connections."""
         self.engine.dispose()

@@ -1,4 +1,5 @@
-"""Terminal rendering of game views (Rich), one module per game, found by the game's id.
+"""Terminal rendering of game views (Rich), one module per game, declared by the game (its
+``"terminal"`` hook in ``Game.hooks``).
 
 A game module here exposes ``render(view) -> RenderableType`` and may expose ``describe(action_json)
 -> str`` and ``log(event_json) -> str``; a game without them is shown as JSON.
@@ -6,7 +7,6 @@ A game module here exposes ``render(view) -> RenderableType`` and may expose ``d
 
 from __future__ import annotations
 
-import importlib
 import json
 from types import ModuleType
 from typing import Any
@@ -14,12 +14,15 @@ from typing import Any
 from rich.console import RenderableType
 from rich.syntax import Syntax
 
+from robotable.core import RobotableError, load
+
 
 def _module(game_id: str) -> ModuleType | None:
     try:
-        return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
-    except ModuleNotFoundError:
+        module = load(game_id).hook("terminal")
+    except RobotableError:
         return None
+    return module if isinstance(module, ModuleType) else None
 
 
 def render_view(game_id: str, view: dict[str, Any]) -> RenderableType:

@@ -167,27 +167,28 @@ def render(view: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
+#: Labels of the actions whose fields read straight into a sentence.
+LABELS = {
+    "take_part": "take the part on line {line}, space {space}",
+    "search_junk": "pay $1: take {part} from junk pile {pile}",
+    "trade_junk": "trade {part} for the top of junk pile {pile}",
+    "take_torso": "take the top torso",
+    "choose_torso": "pay $1: choose {torso}",
+    "swap_torso": "trade your torso for the top torso",
+    "flip_switches": "pay $1: switch {on} ON, switch {off} OFF",
+    "flip_switch": "pay $1: turn switch [{line}, {section}] over",
+    "sell_part": "sell {part} to the Bargain Hunter",
+    "accept": "accept offer #{offer}",
+    "decline": "decline offer #{offer}",
+    "pick_junk": "pick the top of junk pile {pile}",
+    "stop_picking": "pick no more junk tiles",
+    "end_turn": "end the turn",
+}
+
+
 def describe(action: dict[str, Any]) -> str:
     """A short label for an action's JSON form."""
     kind = action["type"]
-    if kind == "take_part":
-        return f"take the part on line {action['line']}, space {action['space']}"
-    if kind == "search_junk":
-        return f"pay $1: take {action['part']} from junk pile {action['pile']}"
-    if kind == "trade_junk":
-        return f"trade {action['part']} for the top of junk pile {action['pile']}"
-    if kind == "take_torso":
-        return "take the top torso"
-    if kind == "choose_torso":
-        return f"pay $1: choose {action['torso']}"
-    if kind == "swap_torso":
-        return "trade your torso for the top torso"
-    if kind == "flip_switches":
-        return f"pay $1: switch {action['on']} ON, switch {action['off']} OFF"
-    if kind == "flip_switch":
-        return f"pay $1: turn switch [{action['line']}, {action['section']}] over"
-    if kind == "sell_part":
-        return f"sell {action['part']} to the Bargain Hunter"
     if kind == "sell_robot":
         tiles = ", ".join(item[0] for item in action["layout"])
         extra = action["batteries"] + action["magnets"]
@@ -196,15 +197,8 @@ def describe(action: dict[str, Any]) -> str:
         give = ", ".join(action["give"]) + (f" +${action['give_money']}" if action["give_money"] else "")
         take = ", ".join(action["take"]) + (f" +${action['take_money']}" if action["take_money"] else "")
         return f"offer seat {action['to']}: {give.strip(', ')} for {take.strip(', ')}"
-    if kind in ("accept", "decline"):
-        return f"{kind} offer #{action['offer']}"
-    if kind == "pick_junk":
-        return f"pick the top of junk pile {action['pile']}"
-    if kind == "stop_picking":
-        return "pick no more junk tiles"
-    if kind == "end_turn":
-        return "end the turn"
-    return kind
+    label = LABELS.get(kind)
+    return kind if label is None else label.format(**action)
 
 
 def log(event: dict[str, Any]) -> str:

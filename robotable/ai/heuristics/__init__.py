@@ -1,7 +1,8 @@
 """Per-game knowledge for agents: a heuristic policy on the seat's view, and for search a cheap rollout
 policy and a position evaluator on (determinized) states.
 
-A module here, named after the game's package, may define:
+A game declares its module (here, by convention) with its ``"heuristics"`` hook in ``Game.hooks``; the
+module may define:
 
 - ``choose(decision, rng) -> Action``: the heuristic agent's move, from the view and the legal actions;
 - ``rollout(state, seat, legal, rng) -> Action``: a fast policy for search rollouts;
@@ -15,18 +16,18 @@ A module here, named after the game's package, may define:
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-from robotable.core import BadInput
+from robotable.core import BadInput, RobotableError, load
 
 
 def for_game(game_id: str) -> ModuleType | None:
-    """The heuristics module of a game, or ``None`` if it has none."""
+    """The heuristics module a game declares, or ``None`` if it has none (or the game is unknown)."""
     try:
-        return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")
-    except ModuleNotFoundError:
+        module = load(game_id).hook("heuristics")
+    except RobotableError:
         return None
+    return module if isinstance(module, ModuleType) else None
 
 
 def require(game_id: str) -> ModuleType:

@@ -66,6 +66,20 @@ class RobotsOnTheLine(Game):
     action_types = ACTION_TYPES
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     structured_actions = STRUCTURED  # offers as sub-decisions, for the research adapters (structured.py)
+    option_sets = (
+        {},
+        {"three_new_tiles": True, "on_off_variant": True},
+        {"family": True},
+        {"line_resets": 1, "switch_flips": 0},
+    )
+    # any robot layout, any trade offer; any space of a magnet unit takes the whole unit
+    free_form_actions = frozenset({"sell_robot", "offer", "take_part"})
+    hooks = {
+        "evaluate": "robotable.games.robots_on_the_line:evaluate",
+        "heuristics": "robotable.ai.heuristics.robots_on_the_line",
+        "terminal": "robotable.terminal.robots_on_the_line",
+        "web_data": "robotable.games.robots_on_the_line",
+    }
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         checked = check_options(self.id, self.options, options)

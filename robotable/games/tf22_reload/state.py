@@ -527,6 +527,23 @@ class Tf22State(State):
             raise BadInput(f"tf22-reload state: {problem}")
 
     def _problems(self) -> Iterator[str]:
+        yield from self._component_problems()
+        n = self.num_players
+        if self.phase == OVER:
+            return
+        if len(self.revealed) != CARDS_PER_BATTLE:
+            yield f"{CARDS_PER_BATTLE} container cards are revealed during a battle, not {len(self.revealed)}"
+        elif self.activated not in (-1, self.battle_colour()):
+            yield "the activated container is not of the battle's colour"
+        if len(self.deck) % CARDS_PER_BATTLE or self.battle != BATTLES_PER_ROUND - len(self.deck) // CARDS_PER_BATTLE:
+            yield f"battle {self.battle} does not match {len(self.deck)} cards left in the stack"
+        if self.phase == LOAD and not 0 <= self.winner < n:
+            yield "a load decision needs the winning seat"
+        if self.phase == CHOOSE and all(c is not None for c in self.choices):
+            yield "every seat has chosen but the battle is not resolved"
+
+    def _component_problems(self) -> Iterator[str]:
+        """Every card, container, chipcard and RC card is somewhere, exactly once."""
         n = self.num_players
         # Once a battle is won, the revealed cards are already in the winner's CC pile.
         shown = self.revealed if self.phase == CHOOSE else []
@@ -552,15 +569,3 @@ class Tf22State(State):
         for seat in range(n):
             if sorted(self.hands[seat] + self.discards[seat]) != list(RCU_VALUES):
                 yield f"seat {seat}'s hand and RC discard pile are not the cards 1 to 7 once each"
-        if self.phase == OVER:
-            return
-        if len(self.revealed) != CARDS_PER_BATTLE:
-            yield f"{CARDS_PER_BATTLE} container cards are revealed during a battle, not {len(self.revealed)}"
-        elif self.activated not in (-1, self.battle_colour()):
-            yield "the activated container is not of the battle's colour"
-        if len(self.deck) % CARDS_PER_BATTLE or self.battle != BATTLES_PER_ROUND - len(self.deck) // CARDS_PER_BATTLE:
-            yield f"battle {self.battle} does not match {len(self.deck)} cards left in the stack"
-        if self.phase == LOAD and not 0 <= self.winner < n:
-            yield "a load decision needs the winning seat"
-        if self.phase == CHOOSE and all(c is not None for c in self.choices):
-            yield "every seat has chosen but the battle is not resolved"

@@ -53,11 +53,6 @@ LAYOUTS: dict[int, dict[str, Any]] = {int(k): v for k, v in LAYOUT_DATA["layouts
 COLOUR_NAMES: tuple[str, ...] = tuple(sorted({c for lay in LAYOUTS.values() for c in lay["bases"]}))
 
 
-def tile_name(tile: int) -> str:
-    """A tile's JSON name, e.g. ``"forward_1"``."""
-    return TILE_NAMES[tile]
-
-
 def parse_tile(value: object) -> int | None:
     """A tile from its JSON name (any case), or ``None``.
 

@@ -69,6 +69,19 @@ class TwinTinBots(Game):
     name = "Twin Tin Bots"
     min_players = 2
     max_players = 6
+    option_sets = (
+        {},
+        {"simplified": True, "teleporters": 1, "rocks": 1, "blobs": 1, "mud": 2},
+        {"team_play": True},
+        {"advanced_2p": True, "mud": 1},
+    )
+    free_form_actions = frozenset({"swap"})  # Swap(a, b) is also accepted as Swap(b, a)
+    hooks = {
+        "preview": "robotable.games.twin_tin_bots:preview",
+        "heuristics": "robotable.ai.heuristics.twin_tin_bots",
+        "terminal": "robotable.terminal.twin_tin_bots",
+        "web_data": "robotable.games.twin_tin_bots",
+    }
     options = (
         Option(
             "simplified",

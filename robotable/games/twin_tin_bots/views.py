@@ -135,4 +135,5 @@ def determinize(st: TtbState, player: int, rng: Rng) -> TtbState:
             new.specials[c] = keep + [pool.pop() for _ in secret]
     new.stack = pool
     new.rng = Rng(rng.next64())
+    new.seed = 0  # the seed fixes the deal: a sample must not carry it
     return new
