@@ -64,11 +64,13 @@ class Game(ABC):
     #: - ``"heuristics"``: the module of the AI heuristics (``choose``, ``rollout``, ``evaluate``, ``model``,
     #:   ``prune``, ``LEVELS``; see :mod:`robotable.ai.heuristics`);
     #: - ``"terminal"``: the module of the terminal renderer (``render``, ``describe``, ``log``);
-    #: - ``"observation"``: ``observation(state, seat) -> list[float]``, a fixed-size tensor for the
-    #:   research adapters (default: they hash the view);
     #: - ``"web_data"``: the package whose ``data/`` folder holds the public JSON data files the web client
     #:   may fetch (catalogues, layouts; nothing hidden).
     hooks: ClassVar[Mapping[str, str]] = {}
+    #: The game's observation tensor for the research adapters: an
+    #: :class:`~robotable.core.observation.ObservationEncoder` built in ``games/<id>/observation.py`` from the
+    #: seat's view alone, or ``None`` (the adapters then cannot serve the game).
+    observation_encoder: ClassVar[Any] = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
@@ -163,6 +165,7 @@ class Game(ABC):
             "simultaneous": self.simultaneous,
             "max_game_length": self.max_game_length,
             "action_encoding": self.has_action_encoding(),
+            "observation_encoder": self.observation_encoder is not None,
             "hooks": sorted(self.hooks),
         }
 
