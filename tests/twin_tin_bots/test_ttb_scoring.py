@@ -7,6 +7,7 @@ from ttb_helpers import crystals, position, run, types
 
 from robotable.games.twin_tin_bots import GAME, Pass, PlaceCrystal
 from robotable.games.twin_tin_bots.components import SCORE_VICTORY
+from robotable.games.twin_tin_bots.game_end import ranking_key
 from robotable.games.twin_tin_bots.hexgrid import neighbour, neighbours, opposite
 
 
@@ -185,8 +186,18 @@ def test_tie_break_most_green_crystals() -> None:
 
 
 def test_tie_break_highest_value_in_bases() -> None:
-    result = over({"red": ["pink", "pink"], "yellow": ["pink"]}, {"yellow": ["pink", "blue"]}).result()
-    assert result.scores == (8, 8) and result.winners == (0,)
+    # With two robots each, equal points and equal blues and greens harvested mean equal value in Bases;
+    # in the Advanced 2-player game a player has four robots: 10 points each, one blue each.
+    red, yellow = ranking_key([4, 4, 2], []), ranking_key([], [4, 4, 4, 2])
+    assert red[1:4] == yellow[1:4] == (10, 1, 0) and red > yellow
+
+
+def test_tie_break_counts_carried_crystals_as_harvested() -> None:
+    # 5 points each: red has a pink in its Base and carries a blue, yellow a green in its Base and
+    # carries a green. Blues harvested (in Bases and carried) come first: red wins. Counting only the
+    # crystals in Bases, yellow's green would have won.
+    result = over({"red": ["pink"], "yellow": ["green"]}, {"red": ["blue", None], "yellow": ["green", None]}).result()
+    assert result.scores == (5, 5) and result.winners == (0,) and result.ranks == (1, 2)
 
 
 def test_tie_break_shared_victory() -> None:

@@ -272,7 +272,7 @@ def test_team_play_scoring_and_no_score_victory() -> None:
     )
     # Team 0 has 16 points in Bases and no score victory happened; finish the game by hand.
     data = state.to_json()
-    data.update(phase="over", end_reason="test")
+    data.update(phase="over", end_reason="test", changes_left=0)
     del data["unused"]
     result = GAME.state_from_json(data).result()
     seats = {c: s for c, s in zip(state.colours, state.controller, strict=True)}

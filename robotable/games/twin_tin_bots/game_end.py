@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .state import TtbState
 
 BLUE, GREEN = CRYSTAL_VALUES["blue"], CRYSTAL_VALUES["green"]
-TIE_BREAKS = ["score victory", "points", "blue crystals in Bases", "green crystals in Bases", "points in Bases"]
+TIE_BREAKS = ["score victory", "points", "blue crystals harvested", "green crystals harvested", "points in Bases"]
 
 
 def crystal_score(in_bases: Sequence[int], carried: Sequence[int]) -> int:
@@ -29,16 +29,20 @@ def crystal_score(in_bases: Sequence[int], carried: Sequence[int]) -> int:
 
 def ranking_key(in_bases: Sequence[int], carried: Sequence[int], score_victory: bool = False) -> tuple[int, ...]:
     """The comparison key (higher is better): a score victory first, then the score, then the
-    rulebook's tie-breaks: most blue crystals in Bases, most green, highest value in Bases.
+    rulebook's tie-breaks: most blue crystals harvested, most green harvested ("harvested": in Bases and
+    carried, as the rulebook defines it), then the highest worth brought back to Bases.
 
     >>> ranking_key([2, 2], [4]) > ranking_key([3, 4], [])     # 7 each: the two blues win
     True
+    >>> ranking_key([4], [2]) > ranking_key([3], [3])           # 5 each: the carried blue wins
+    True
     """
+    harvested = [*in_bases, *carried]
     return (
         int(score_victory),
         crystal_score(in_bases, carried),
-        sum(1 for v in in_bases if v == BLUE),
-        sum(1 for v in in_bases if v == GREEN),
+        harvested.count(BLUE),
+        harvested.count(GREEN),
         sum(in_bases),
     )
 

@@ -43,11 +43,10 @@ def start_run(st: TtbState, events: list[Event]) -> None:
 
 
 def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
-    """Robot ``k`` of the active colour starts its program (in Mud, it is stuck again)."""
+    """Robot ``k`` of the active colour starts its program. (Mud is not checked again here: a robot is
+    stuck at the start of the turn or on entering Mud, and one ignored Forward frees it for the turn.)"""
     st.run_at = RunPoint(k, 0, 0)
-    rid = st.active * st.robots_per + k
-    st.stuck[rid] = st.rhex[rid] in st.board.mud
-    events.append(run_event(st.names[rid]))
+    events.append(run_event(st.names[st.active * st.robots_per + k]))
 
 
 def run(st: TtbState, events: list[Event]) -> None:

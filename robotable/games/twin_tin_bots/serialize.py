@@ -21,7 +21,7 @@ from .components import (
     parse_tile,
 )
 from .hexgrid import FACING_NAMES, Hex, parse_facing
-from .phases import BLOB, CHANGE, CRYSTAL, PHASES, ZAP, RunPoint
+from .phases import BLOB, CHANGE, CRYSTAL, OVER, PHASES, ZAP, RunPoint
 from .programs import EMPTY, tile_or_none
 
 if TYPE_CHECKING:
@@ -240,9 +240,12 @@ class _StateReader:
                 value = [self.int_(x, f"'{key}'") for x in self.list_(d[key], f"'{key}'")]
                 if len(value) != len(names):
                     raise self.fail(f"'{key}'", f"one entry per colour ({len(names)}), got {len(value)}")
-                setattr(state, attr, tuple(value))
-        if sorted(set(state.controller)) != list(range(n)):
-            raise self.fail("'controllers'", f"every seat 0-{n - 1} must play at least one colour")
+                if tuple(value) != getattr(state, attr):
+                    raise self.fail(
+                        f"'{key}'",
+                        f"{n} players with these options seat the colours {list(names)} as {list(getattr(state, attr))}"
+                        f" (each seat its own team unless team_play or advanced_2p), got {value}",
+                    )
         if "turn_order" in d:
             order = self.list_(d["turn_order"], "'turn_order'")
             if not all(isinstance(x, str) for x in order) or sorted(order) != sorted(names):
@@ -263,10 +266,17 @@ class _StateReader:
         tele = self._teleporters() if "teleporters" in d else list(state.board.teleporters)
         state.board = Board(radius, bases, rocks, tele, mud)
         for h in mud:
-            if h not in state.board.hexes:
-                raise self.fail("'mud'", f"{list(h)} is off the board")
+            self._check_mud(state.board, h)
         if "blobs" in d:
             state.blobs = self.hexes("blobs")
+
+    def _check_mud(self, board: Board, h: Hex) -> None:
+        """Mud lies on a board hex that robots can enter: not a Base, Rock or Teleporter."""
+        if h not in board.hexes:
+            raise self.fail("'mud'", f"{list(h)} is off the board")
+        for what, where in (("Base", board.base_at), ("Rock", board.rocks), ("Teleporter", board.tele)):
+            if h in where:
+                raise self.fail("'mud'", f"{list(h)} is on a {what}: Mud goes on a hex robots can enter")
 
     def _teleporters(self) -> list[tuple[Hex, Hex]]:
         tele = []
@@ -399,13 +409,28 @@ class _StateReader:
         state.phase = PHASES.index(phase)
         if "changes_left" in d:
             state.changes_left = self.int_(d["changes_left"], "'changes_left'")
-        elif state.phase == CHANGE:
-            state.changes_left = state.first_turn_placements(state.active) or 1
-        if state.phase == CHANGE and state.changes_left < 1:
-            raise self.fail("'changes_left'", "at least 1 while programming")
+        else:
+            state.changes_left = state.first_turn_placements(state.active) or 1 if state.phase == CHANGE else 0
         if "run" in d:
             state.run_at = self._run_point(state, d["run"])
         self._pending(state, d.get("pending"))
+        self._check_changes_left(state)
+
+    def _check_changes_left(self, state: TtbState) -> None:
+        """Programming: the first turn's placements still due, else 1 (2 right after a Double
+        Modification); 0 once the programs run."""
+        c = state.active
+        due = state.first_turn_placements(c)
+        if state.phase != CHANGE:
+            allowed, why = [0], f"0 once programming is over (phase {PHASES[state.phase]!r})"
+        elif due:
+            allowed, why = [due], f"{state.colours[c]}'s first turn: the {due} placement(s) still due"
+        elif state.dm_used[c]:
+            allowed, why = [1, 2], "1, or 2 after a Double Modification"
+        else:
+            allowed, why = [1], f"1 ({state.colours[c]} has not used its Double Modification)"
+        if state.changes_left not in allowed:
+            raise self.fail("'changes_left'", f"must be {why}, got {state.changes_left}")
 
     def _run_point(self, state: TtbState, run: object) -> RunPoint:
         if not isinstance(run, Mapping) or set(run) != {"robot", "slot", "op"} or run["robot"] not in ("A", "B"):
@@ -454,7 +479,23 @@ class _StateReader:
         d = self.data
         if "victor" in d:
             state.victor = -1 if d["victor"] is None else self.int_(d["victor"], "'victor'")
+        if state.victor >= 0:
+            self._check_victor(state)
         if "end_reason" in d:
             if not isinstance(d["end_reason"], str):
                 raise self.fail("'end_reason'", "a string")
             state.end_reason = d["end_reason"]
+
+    def _check_victor(self, state: TtbState) -> None:
+        """A score victory: a seat whose crystals in Bases reached the target, in a game that is over."""
+        n, seat = state.num_players, state.victor
+        target = state.score_target()
+        if not 0 <= seat < n:
+            raise self.fail("'victor'", f"a seat 0-{n - 1} or null, got {seat}")
+        if target is None:
+            raise self.fail("'victor'", "Team play has no score victory: null")
+        if state.phase != OVER:
+            raise self.fail("'victor'", f"a score victory ends the game: null in phase {PHASES[state.phase]!r}")
+        points = sum(sum(state.delivered[c]) for c in state.seat_colours(seat))
+        if points < target:
+            raise self.fail("'victor'", f"seat {seat} has {points} points in Bases, short of the {target} that win")

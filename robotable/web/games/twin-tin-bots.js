@@ -658,7 +658,8 @@ function renderResult(result, view, names) {
     "div",
     {},
     el("table", { class: "result" }, el("thead", {}, el("tr", {}, ["Place", "Player", "Colours", "Points"].map((h) => el("th", {}, h)))), el("tbody", {}, rows)),
-    el("p", { class: "muted small" }, "Crystals in Bases at face value, carried ones one point less. Ties: most blue, then most green, then the highest value in Bases."),
+    el("p", {}, result.reason?.startsWith("score victory") ? `Score victory: ${names[result.winners[0]] ?? result.winners[0]} brought back enough crystals to win at once, and ranks first whatever the points.` : `Game over: ${result.reason}.`),
+    el("p", { class: "muted small" }, "Crystals in Bases at face value, carried ones one point less. Ties: most blue harvested (in Bases or carried), then most green harvested, then the highest value in Bases."),
   );
 }
 
