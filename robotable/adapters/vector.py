@@ -19,8 +19,11 @@ among the winners) on the step that ended it; ``done`` marks those games. A fini
 once (auto-reset) with the next seed of its own seeded stream, so the arrays returned after a game ended
 already show the new game's first position. ``max_steps`` cuts a game off (``truncated`` in
 :attr:`info`, every seat scored ``1 / players``): by default never for games whose rules bound their
-length, 20000 actions for the others. ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds
-with a scored outcome (ranked as the rules rank an ended game; not truncated). Equal seeds give equal runs.
+length, 20000 actions for the others. ``structured_actions=True`` (Robots on the Line) uses the game's
+structured action space: an offer is built by sub-decisions (each a step of its own that leaves the game
+unchanged until the offer is proposed) and the open draft is appended to the observation. ``max_rounds``
+(Twin Tin Bots) ends a game after that many rounds with a scored outcome (ranked as the rules rank an
+ended game; not truncated). Equal seeds give equal runs.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from robotable.core import BadInput, State
+from robotable.core import Action, BadInput, State
 
 from ._common import (
     check_limit,
@@ -42,6 +45,9 @@ from ._common import (
     observation_encoder,
     round_limit_result,
 )
+from ._common import structured_actions as structured_actions_of
+
+_ILLEGAL = object()
 
 
 class VectorEnv:
@@ -56,12 +62,18 @@ class VectorEnv:
         seed: int | None = None,
         max_steps: int | None = None,
         max_rounds: int | None = None,
+        structured_actions: bool = False,
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or not 1 <= num_envs <= 65_536:
             raise BadInput(f"num_envs must be an integer from 1 to 65536, got {num_envs!r}")
         check_limit(max_steps)
         self.game = load_encodable(game_id)
         self.max_rounds = check_max_rounds(self.game, max_rounds)
+        self.structured = structured_actions_of(self.game) if structured_actions else None
+        if structured_actions and self.structured is None:
+            raise BadInput(
+                f"{game_id} has no structured action space (structured_actions is for games that declare one)"
+            )
         self.num_players, self.options = check_setup(self.game, num_players, options)
         self.encoder = observation_encoder(self.game)
         assert self.encoder is not None
@@ -69,7 +81,11 @@ class VectorEnv:
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
         self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
         self.observation_size = self.encoder.size
-        self.observations = np.zeros((num_envs, self.encoder.size), np.float32)
+        if self.structured is not None:
+            self.num_actions = self.structured.size
+            self.observation_size += self.structured.draft_size
+        self.drafts: list[Any] = [None] * num_envs  # structured actions: each game's open draft
+        self.observations = np.zeros((num_envs, self.observation_size), np.float32)
         self.masks = np.zeros((num_envs, self.num_actions), np.bool_)
         self.seats = np.zeros(num_envs, np.int64)
         self.rewards = np.zeros((num_envs, self.num_players), np.float32)
@@ -106,8 +122,8 @@ class VectorEnv:
             raise BadInput(f"step needs one action per game ({self.num_envs}), got {chosen.shape[0]}")
         picks = []
         for i in range(self.num_envs):
-            action = self._legal[i].get(int(chosen[i]))
-            if action is None:
+            action = self._legal[i].get(int(chosen[i]), _ILLEGAL)
+            if action is _ILLEGAL:
                 raise BadInput(
                     f"game {i}: action {int(chosen[i])} is not legal for seat {int(self.seats[i])} "
                     f"(legal: {sorted(self._legal[i])})"
@@ -118,8 +134,14 @@ class VectorEnv:
         self.truncated[:] = False
         for i, action in enumerate(picks):
             state = self.states[i]
-            state.apply_legal(int(self.seats[i]), action)
             self.steps[i] += 1
+            if self.structured is not None and not isinstance(action, Action):
+                self.drafts[i] = action  # a draft extended (or dropped: None); the game is unchanged
+                if self.max_steps is None or self.steps[i] < self.max_steps:
+                    continue
+            else:
+                self.drafts[i] = None
+                state.apply_legal(int(self.seats[i]), action)
             result = state.result() if state.is_over() else round_limit_result(self.game, state, self.max_rounds)
             if result is not None or (self.max_steps is not None and self.steps[i] >= self.max_steps):
                 if result is not None:
@@ -131,6 +153,7 @@ class VectorEnv:
                 self.episodes += 1
                 self.states[i] = self._new_game()
                 self.steps[i] = 0
+                self.drafts[i] = None
         self._observe(range(self.num_envs))
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
@@ -165,7 +188,10 @@ class VectorEnv:
             state = self.states[i]
             seat = state.to_act()[0]
             self.seats[i] = seat
-            legal = legal_by_index(game, state, seat)
+            if self.structured is None:
+                legal: dict[int, Any] = legal_by_index(game, state, seat)
+            else:
+                legal = self.structured.legal(state, seat, self.drafts[i])
             self._legal[i] = legal
             mask_rows += [i] * len(legal)
             mask_cols += legal
@@ -173,6 +199,11 @@ class VectorEnv:
             rows += [i] * len(features)
             cols += features
             values += features.values()
+            if self.structured is not None and self.drafts[i] is not None:
+                draft = self.structured.draft_features(self.drafts[i], seat, self.num_players)
+                rows += [i] * len(draft)
+                cols += [encoder.size + j for j in draft]
+                values += draft.values()
         self.observations.fill(0.0)
         self.observations[rows, cols] = values
         self.masks.fill(False)

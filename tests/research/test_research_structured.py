@@ -12,6 +12,7 @@ from pettingzoo.test import api_test
 
 from robotable import games
 from robotable.adapters.pettingzoo import aec_env
+from robotable.adapters.vector import VectorEnv
 from robotable.core import BadInput
 from robotable.games.robots_on_the_line.actions import Offer
 from robotable.games.robots_on_the_line.components import PARTS, TORSOS
@@ -110,3 +111,27 @@ def test_research_structured_drafts_change_nothing_until_proposed() -> None:
 def test_research_structured_only_where_declared() -> None:
     with pytest.raises(BadInput, match="tf22-reload has no structured action space"):
         aec_env("tf22-reload", 2, structured_actions=True)
+
+
+def test_research_structured_vector_env() -> None:
+    """VectorEnv with structured actions: 1,054-wide masks, drafts observed, games played to the end."""
+    env = VectorEnv(ROTL, num_envs=4, num_players=2, seed=3, structured_actions=True)
+    obs, mask, _ = env.reset()
+    assert mask.shape == (4, STRUCTURED.size)
+    assert obs.shape == (4, games.load(ROTL).observation_encoder.size + STRUCTURED.draft_size)
+    rng = np.random.default_rng(3)
+    drafted = proposed = 0
+    for _ in range(1500):
+        before = [s.to_json() for s in env.states]
+        actions = env.sample(rng)
+        obs, mask, _, _, done = env.step(actions)
+        for i, a in enumerate(actions):
+            if done[i]:
+                continue
+            if a >= STRUCTURED.size - 284 and a != PROPOSE:  # a draft step: the game is unchanged
+                assert env.states[i].to_json() == before[i]
+                drafted += 1
+                if env.drafts[i] is not None:
+                    assert obs[i, -STRUCTURED.draft_size :].any()
+            proposed += a == PROPOSE
+    assert drafted > 0 and proposed > 0 and env.episodes > 0
