@@ -23,17 +23,17 @@ DEFAULT_MAX_STEPS = 20_000
 
 def observation_encoder(game: Game) -> ObservationEncoder | None:
     """The game's feature planes, or ``None`` if it declares none (a capability of the game)."""
-    return getattr(game, "observation_encoder", None)
+    return game.observation_encoder
 
 
 def is_simultaneous(game: Game) -> bool:
     """Whether the game's secret choices are made simultaneously (a capability of the game)."""
-    return bool(getattr(game, "simultaneous", False))
+    return game.simultaneous
 
 
 def rule_bound(game: Game) -> int | None:
     """The most decision steps a game can take, where its rules bound it (a capability of the game)."""
-    return getattr(game, "max_game_length", None)
+    return game.max_game_length
 
 
 def check_max_rounds(game: Game, value: object) -> int | None:
@@ -41,7 +41,7 @@ def check_max_rounds(game: Game, value: object) -> int | None:
     if value is None or value == 0:
         return None
     check_limit(value, "max_rounds")
-    if getattr(game, "round_limit", None) is None:
+    if game.round_limit is None:
         raise BadInput(f"{game.id} has no round limit (max_rounds is for games that declare one)")
     return value  # type: ignore[return-value]
 
@@ -50,7 +50,7 @@ def round_limit_result(game: Game, state: State, max_rounds: int | None) -> Resu
     """The scored result once ``max_rounds`` rounds are played (the game's ``round_limit``), else ``None``."""
     if max_rounds is None or state.is_over():
         return None
-    limit = game.round_limit  # type: ignore[attr-defined]
+    limit = game.round_limit
     if limit.rounds_played(state) < max_rounds:
         return None
     return limit.result(state, max_rounds)
@@ -58,7 +58,7 @@ def round_limit_result(game: Game, state: State, max_rounds: int | None) -> Resu
 
 def structured_actions(game: Game) -> Any:
     """The game's structured action space (offers as sub-decisions), or ``None`` (a capability)."""
-    return getattr(game, "structured_actions", None)
+    return game.structured_actions
 
 
 def servable(game: Game) -> bool:

@@ -71,6 +71,13 @@ class Game(ABC):
     #: :class:`~robotable.core.observation.ObservationEncoder` built in ``games/<id>/observation.py`` from the
     #: seat's view alone, or ``None`` (the adapters then cannot serve the game).
     observation_encoder: ClassVar[Any] = None
+    #: For research: how to stop the game after a number of rounds with a scored outcome (an object with
+    #: ``rounds_played(state) -> int`` and ``result(state, max_rounds) -> Result``), or ``None``. Not a
+    #: rule: the adapters' ``max_rounds`` uses it; records are unchanged.
+    round_limit: ClassVar[Any] = None
+    #: For research: a smaller structured action space (free-form choices built as sub-decisions; see
+    #: ``games/robots_on_the_line/structured.py``), or ``None``.
+    structured_actions: ClassVar[Any] = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
@@ -166,6 +173,8 @@ class Game(ABC):
             "max_game_length": self.max_game_length,
             "action_encoding": self.has_action_encoding(),
             "observation_encoder": self.observation_encoder is not None,
+            "round_limit": self.round_limit is not None,
+            "structured_actions": self.structured_actions is not None,
             "hooks": sorted(self.hooks),
         }
 
