@@ -149,9 +149,15 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_pyspiel:
             rows.append((f"{game_id} pyspiel {args.players}p", "pyspiel", game_id))
     rows += [(f"{name} (OpenSpiel)", "openspiel", name) for name in REFERENCES]
+    figures = {}
     for label, kind, name in rows:
         single, parallel = measure(kind, name, args.players, args.envs, args.seconds, args.processes)
+        figures[label] = single
         print(f"{label:<42} {single:>12,.0f} {parallel:>14,.0f}", flush=True)
+    reference = figures[f"{REFERENCES[0]} (OpenSpiel)"]
+    print(f"1 process, as a ratio to {REFERENCES[0]} in this run (a loaded machine slows all alike):")
+    for label, single in figures.items():
+        print(f"{label:<42} {single / reference:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -104,7 +104,11 @@ def test_research_selfplay_benchmark_prints_its_table() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("machine: ")
-    rows = {line[:42].strip(): line[42:].split() for line in done.stdout.splitlines()[3:]}
+    lines = done.stdout.splitlines()
+    split = next(i for i, line in enumerate(lines) if line.startswith("1 process, as a ratio"))
+    rows = {line[:42].strip(): line[42:].split() for line in lines[3:split]}
+    ratios = {line[:42].strip(): float(line[42:]) for line in lines[split + 1 :]}
+    assert ratios["python_kuhn_poker (OpenSpiel)"] == 1.0 and set(ratios) == set(rows)
     assert set(rows) == {
         "tf22-reload vector 2p",
         "tf22-reload pyspiel 2p",
