@@ -252,13 +252,37 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     database: Annotated[str | None, typer.Option(help="SQLAlchemy URL (default: SQLite file robotable.db).")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="Where bots think: spawn (a worker process, default), external (robotable worker), inline."),
+    ] = None,
 ) -> None:
     """Start the web app (http://127.0.0.1:8000)."""
     try:
         from robotable.server import run
     except ImportError as exc:
         raise fail(f"the web app needs the server extra: pip install 'robotable[server]' ({exc})") from None
-    run(host=host, port=port, database=database)
+    run(host=host, port=port, database=database, bots=bots)
+
+
+@app.command()
+def worker(
+    database: Annotated[str | None, typer.Option(help="SQLAlchemy URL (the web processes' database).")] = None,
+    schema: Annotated[str | None, typer.Option(help="PostgreSQL schema of the tables.")] = None,
+    server: Annotated[str | None, typer.Option(help="A web process (or the proxy) to submit moves to.")] = None,
+    think: Annotated[float | None, typer.Option(help="Seconds a bot may think per decision.")] = None,
+    lease: Annotated[float, typer.Option(help="Seconds a claimed turn stays this worker's.")] = 15.0,
+) -> None:
+    """Run a bot worker: take bot turns from the queue, think, submit (needs ROBOTABLE_WORKER_SECRET)."""
+    try:
+        from robotable.server.worker import main as worker_main
+    except ImportError as exc:
+        raise fail(f"bot workers need the server extra: pip install 'robotable[server]' ({exc})") from None
+    argv = ["--lease", str(lease)]
+    for flag, value in (("--database", database), ("--schema", schema), ("--server", server), ("--think", think)):
+        if value is not None:
+            argv += [flag, str(value)]
+    worker_main(argv)
 
 
 from robotable.arena.command import arena  # noqa: E402

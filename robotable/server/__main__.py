@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 
-from .app import create_app
+from .app import create_app, local_url
+from .bot_api import MODES
 from .serving import redacted, serve
 from .storage import database_url
 
@@ -27,11 +29,25 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="accept tables started from a written position (tests and puzzles only; ROBOTABLE_ALLOW_POSITIONS=1)",
     )
+    parser.add_argument(
+        "--bots",
+        choices=MODES,
+        default=os.environ.get("ROBOTABLE_BOTS") or "spawn",
+        help="where bots think: spawn (a worker process of this server, the default), external "
+        "(`robotable worker` processes), inline (a thread of this process)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = redacted(database_url(args.database))
     print(f"Robotable on http://{args.host}:{args.port} (database: {shown})", flush=True)
-    app = create_app(args.database, schema=args.schema, bot_delay=args.bot_delay, allow_positions=args.allow_positions)
+    app = create_app(
+        args.database,
+        schema=args.schema,
+        bot_delay=args.bot_delay,
+        allow_positions=args.allow_positions,
+        bots_mode=args.bots,
+        self_url=local_url(args.host, args.port),
+    )
     serve(app, args.host, args.port)
 
 

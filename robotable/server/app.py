@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bots, gamedata, play_api
+from . import account_api, bot_api, bots, gamedata, play_api
 from .auth import OptionalAccount, RateLimits
 from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
 from .headers import SecurityHeadersMiddleware
@@ -63,6 +63,8 @@ def create_app(
     bot_delay: float | None = None,
     allow_positions: bool | None = None,
     rate_limit_storage: str | None = None,
+    bots_mode: str | None = None,
+    self_url: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
@@ -71,23 +73,29 @@ def create_app(
     take a written start ``position`` (tests and puzzles; default off, or ``ROBOTABLE_ALLOW_POSITIONS=1``).
     ``rate_limit_storage`` is a ``limits`` storage URI for the sign-in and chat limits (default in memory,
     or ``ROBOTABLE_RATE_LIMIT_STORAGE``; ``redis://...`` shares them between server processes).
+    ``bots_mode`` is where bots think (``inline``, ``spawn``, ``external``, or ``ROBOTABLE_BOTS``; see
+    bot_api.py), and ``self_url`` the address a spawned worker submits its moves to.
     """
     if bot_delay is None:
         bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
     if allow_positions is None:
         allow_positions = os.environ.get("ROBOTABLE_ALLOW_POSITIONS", "") in ("1", "true", "yes")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
+    mode = bot_api.mode_of(bots_mode)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(url, schema=schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
         manager = TableManager(storage, bot_delay=bot_delay, allow_positions=allow_positions)
         app.state.manager = manager
+        worker = await bot_api.install(app, manager, mode, url, storage.schema, self_url)
         await manager.start()
         try:
             yield
         finally:
             await manager.stop()
+            if worker is not None:
+                await worker.stop()
             storage.close()
 
     app = FastAPI(
@@ -100,6 +108,7 @@ def create_app(
     install_error_handlers(app)
     app.include_router(account_api.router)
     app.include_router(play_api.router)
+    app.include_router(bot_api.router)
     app.state.rates = rates = RateLimiter()
     app.add_middleware(EdgeMiddleware, rates=rates)  # innermost of the three: bounded, checked bodies
     app.add_middleware(CatchAll)  # no plain-text 500: a JSON answer, the details in the log
@@ -228,7 +237,9 @@ def add_api(app: FastAPI) -> None:
     async def create_table(request: Request, body: CreateTable, account: OptionalAccount) -> dict[str, Any]:
         """Create a table; the answer holds each human seat's token and invite link (shown once)."""
         manager = manager_of(request)
+        await bot_api.check_quotas(request, body, account)
         live, tokens = await manager.create(body, account=account)
+        await bot_api.register(request, live.id, body, account)
         links = {seat: f"/table/{live.id}?seat={seat}&token={token}" for seat, token in tokens.items()}
         return {"table": manager.summary(live), "tokens": tokens, "links": links}
 
@@ -456,9 +467,17 @@ async def handle_ws_message(
         return {"type": "error", "ref": ref, "status": 500, "message": INTERNAL}
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None) -> None:
-    """Serve the app with uvicorn."""
+def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, bots: str | None = None) -> None:
+    """Serve the app with uvicorn; bots think in a worker process of its own unless ``bots`` says otherwise."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
     print(f"Robotable on http://{host}:{port}  (database: {redacted(url)})", flush=True)
-    serve(create_app(database), host, port)
+    mode = bots or os.environ.get("ROBOTABLE_BOTS") or "spawn"
+    serve(create_app(database, bots_mode=mode, self_url=local_url(host, port)), host, port)
+
+
+def local_url(host: str, port: int) -> str:
+    """Where a process on this machine reaches a server listening on ``host:port``."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

@@ -8,6 +8,8 @@ from the table's seed, the seat and the move number, so a restarted server or an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from robotable.ai import make_agent
 from robotable.core import Action, BadInput, State
 
@@ -53,13 +55,37 @@ def bot_seed(table_seed: int, seat: int, move_index: int) -> int:
     return (table_seed * 1_000_003 + move_index * 7919 + seat) % (2**63)
 
 
+def seats_to_move(
+    state: State, is_bot: Callable[[int], bool], difficulty: Callable[[int], str | None]
+) -> list[tuple[int, str]]:
+    """Bot seats that move now: every seat the game waits for when all are bots; else only bots
+    asked to answer something public (``State.answering``: an offer a person made to a bot).
+
+    In a simultaneous choice the bots choose after the people (their choices stay secret either
+    way), which leaves a person's own secret choice undoable until the reveal. A bot whose turn it
+    is waits for a person to answer its offer before it goes on.
+    """
+    if state.is_over():
+        return []
+    waiting = state.to_act()
+    if waiting and all(is_bot(s) for s in waiting):
+        movers = waiting
+    else:
+        movers = [s for s in state.answering() if s in waiting and is_bot(s)]
+    return [(s, difficulty(s) or FALLBACK) for s in movers]
+
+
 def choose_moves(
-    state: State, seats: list[tuple[int, str]], table_seed: int, first_index: int
+    state: State,
+    seats: list[tuple[int, str]],
+    table_seed: int,
+    first_index: int,
+    seconds: float | None = None,
 ) -> list[tuple[int, Action]]:
     """Choose for each ``(seat, difficulty)`` in turn on a private copy (runs in a worker thread).
 
     Simultaneous choices are made one after the other on the copy; each bot sees only its own view,
-    so the order reveals nothing.
+    so the order reveals nothing. ``seconds`` caps each search agent's thinking time (bot workers).
     """
     work = state.clone()
     out: list[tuple[int, Action]] = []
@@ -67,6 +93,8 @@ def choose_moves(
         if seat not in work.to_act():
             break
         agent = make_agent(effective_agent(difficulty), seed=bot_seed(table_seed, seat, first_index + offset))
+        if seconds is not None and hasattr(agent, "seconds"):
+            agent.seconds = min(seconds, agent.seconds or seconds)  # a search: cut it at the budget
         action = agent.act(work, seat)
         work.apply(seat, action)
         out.append((seat, action))

@@ -189,7 +189,7 @@ class Storage:
     def __init__(self, url: str, schema: str | None = None) -> None:
         self.url = url
         self.schema = schema
-        kwargs: dict[str, Any] = {"future": True}
+        kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True}  # a dropped connection is replaced
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         engine = create_engine(url, **kwargs)

@@ -112,6 +112,8 @@ class TableManager:
         self.timers: asyncio.Task[None] | None = None
         self._loading = asyncio.Lock()
         self.closing = False
+        #: Bot workers (``bot_api.QueuedBots``): bots' turns go to the queue. None: bots think here, in a thread.
+        self.bot_workers: Any = None
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -371,55 +373,77 @@ class TableManager:
     # -- bots -------------------------------------------------------------------------------------
 
     def bot_seats_to_move(self, live: LiveTable) -> list[tuple[int, str]]:
-        """Bot seats that move now: every seat the game waits for when all are bots; else only bots
-        asked to answer something public (``State.answering``: an offer a person made to a bot).
-
-        In a simultaneous choice the bots choose after the people (their choices stay secret either
-        way), which leaves a person's own secret choice undoable until the reveal. A bot whose turn it
-        is waits for a person to answer its offer before it goes on.
-        """
-        if live.state.is_over():
-            return []
-        waiting = live.state.to_act()
-        if waiting and all(live.is_bot(s) for s in waiting):
-            movers = waiting
-        else:
-            movers = [s for s in live.state.answering() if s in waiting and live.is_bot(s)]
-        return [(s, live.seat(s).difficulty or bots.FALLBACK) for s in movers]
+        """Bot seats that move now (see :func:`bots.seats_to_move`)."""
+        return bots.seats_to_move(live.state, live.is_bot, lambda s: live.seat(s).difficulty)
 
     def kick_bots(self, live: LiveTable) -> None:
         """Start the table's bot runner if bots are to move and none runs."""
         if self.closing or (live.bot_task is not None and not live.bot_task.done()):
             return
         if self.bot_seats_to_move(live):
-            live.bot_task = asyncio.create_task(self._run_bots(live))
+            if self.bot_workers is not None:
+                live.bot_task = asyncio.create_task(self.bot_workers.enqueue(live))
+            else:
+                live.bot_task = asyncio.create_task(self._run_bots(live))
+
+    async def apply_bot_moves(self, table_id: str, version: int, chosen: list[tuple[int, object]]) -> int:
+        """Moves a bot worker chose at move ``version``: checked and played like a person's; the move count.
+
+        Only seats whose bots are to move now are played; Conflict if the table moved on meanwhile.
+        """
+        live = await self.get(table_id)
+        async with live.lock:
+            if len(live.moves) != version:
+                raise Conflict(f"stale bot move: chosen at move {version}, the table is at move {len(live.moves)}")
+            for seat, action_json in chosen:
+                if seat not in dict(self.bot_seats_to_move(live)):
+                    break
+                try:
+                    action = live.game.action_from_json(action_json)
+                except RobotableError as exc:
+                    raise from_game_error(exc) from None
+                await self._apply_locked(live, seat, action, "bot")
+        self.kick_bots(live)
+        return len(live.moves)
 
     async def _run_bots(self, live: LiveTable) -> None:
-        """Move bots until a person (or nobody) is to act; thinking runs in a worker thread."""
-        try:
-            while not self.closing:
-                seats = self.bot_seats_to_move(live)
+        """Move bots until a person (or nobody) is to act; thinking runs in a worker thread.
+
+        A failure (a database hiccup) is logged and tried again with backoff: it never stops the table.
+        """
+        failures = 0
+        while not self.closing:
+            try:
+                await self._move_bots(live)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("the bots of table %s failed (attempt %d); trying again", live.id, failures)
+                await asyncio.sleep(min(30.0, 0.25 * 2 ** (failures - 1)))
+                live = await self.get(live.id)
+
+    async def _move_bots(self, live: LiveTable) -> None:
+        while not self.closing:
+            seats = self.bot_seats_to_move(live)
+            if not seats:
+                return
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+                seats = self.bot_seats_to_move(live)  # an undo or a hand-over may have changed it
                 if not seats:
                     return
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                    seats = self.bot_seats_to_move(live)  # an undo or a hand-over may have changed it
-                    if not seats:
-                        return
-                at = len(live.moves)
-                state = live.state
-                chosen = await asyncio.to_thread(bots.choose_moves, state, seats, live.row.seed, at)
-                async with live.lock:
-                    if len(live.moves) != at or live.state is not state:
-                        continue  # undo or a hand-over happened meanwhile: look again
-                    for seat, action in chosen:
-                        if not live.is_bot(seat):
-                            break
-                        await self._apply_locked(live, seat, action, "bot")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the bots of table %s stopped", live.id)
+            at = len(live.moves)
+            state = live.state
+            chosen = await asyncio.to_thread(bots.choose_moves, state, seats, live.row.seed, at)
+            async with live.lock:
+                if len(live.moves) != at or live.state is not state:
+                    continue  # undo or a hand-over happened meanwhile: look again
+                for seat, action in chosen:
+                    if not live.is_bot(seat):
+                        break
+                    await self._apply_locked(live, seat, action, "bot")
 
     # -- undo -------------------------------------------------------------------------------------
 

@@ -1,0 +1,216 @@
+"""``robotable worker``: a bot worker process. Takes bot turns from the queue, thinks, submits moves.
+
+    robotable worker --database postgresql://... --server http://127.0.0.1:8000
+
+Each turn: claim it (a lease in the database, renewed while thinking), read the table from the
+database, replay it (states are kept between turns and caught up by move number), choose the bots'
+moves with a time budget, and submit them to a web process (``POST /api/internal/bot-moves`` with the
+shared secret ``ROBOTABLE_WORKER_SECRET``), which plays them like a person's move. A failure (the
+database or the web process unreachable) puts the turn back with exponential backoff; a killed worker's
+lease runs out and another worker takes the turn. Think time is charged to the table's owner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import signal
+import threading
+import time
+from collections import OrderedDict
+
+import httpx
+
+from robotable import games
+from robotable.core import State
+
+from . import bots
+from .botqueue import BotQueue, Turn, backoff
+from .storage import MoveRow, Storage, TableRow, database_url
+from .tables import start_state
+
+log = logging.getLogger("robotable.worker")
+
+#: Tables whose replayed state a worker keeps between turns.
+CACHED_STATES = 256
+
+
+class Worker:
+    """One worker: a loop of claim, think, submit."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        server: str,
+        secret: str,
+        think_seconds: float = 5.0,
+        lease: float = 15.0,
+        poll: float = 0.1,
+        seconds_per_hour: float = 1800.0,
+        name: str | None = None,
+    ) -> None:
+        self.storage = storage
+        self.queue = BotQueue(storage)
+        self.http = httpx.Client(base_url=server, headers={"Authorization": f"Bearer {secret}"}, timeout=30)
+        self.think_seconds = think_seconds
+        self.lease = lease
+        self.poll = poll
+        self.seconds_per_hour = seconds_per_hour
+        self.name = name or f"{os.uname().nodename}-{os.getpid()}-{secrets.token_hex(2)}"
+        self.states: OrderedDict[str, tuple[list[MoveRow], State]] = OrderedDict()
+        self.stopping = threading.Event()
+        self.failures = 0
+        #: The web process that started this worker (``--exit-with-parent``): gone, the worker stops.
+        self.parent: int | None = None
+
+    def run(self) -> None:
+        """Take turns until stopped."""
+        log.info("bot worker %s started", self.name)
+        while not self.stopping.is_set():
+            if self.parent is not None and os.getppid() != self.parent:
+                log.info("bot worker %s: its web process is gone; stopping", self.name)
+                return
+            if not self.step():
+                self.stopping.wait(self.poll)
+
+    def step(self) -> bool:
+        """Take and play one turn; False if there was none (or the database is unreachable)."""
+        try:
+            turn = self.queue.claim(self.name, self.lease)
+        except Exception as exc:
+            self.failures += 1
+            log.warning("cannot reach the queue (%s); retrying", type(exc).__name__)
+            self.storage.engine.dispose()  # drop connections a database restart or kill has broken
+            self.stopping.wait(backoff(self.failures))
+            return False
+        self.failures = 0
+        if turn is None:
+            return False
+        try:
+            self.play(turn)
+            self.queue.finish(turn, self.name)
+        except Exception as exc:
+            log.warning("turn of table %s failed (attempt %d): %s", turn.table_id, turn.attempts, exc)
+            self.storage.engine.dispose()
+            try:
+                self.queue.retry(turn, self.name, f"{type(exc).__name__}: {exc}")
+            except Exception:  # the lease runs out by itself: another attempt follows anyway
+                log.warning("cannot put table %s back; its lease will run out", turn.table_id)
+        return True
+
+    def play(self, turn: Turn) -> None:
+        """Think for the table's bots and submit their moves (nothing if no bot is to move now)."""
+        row = self.storage.load_table(turn.table_id)
+        if row is None or row.status not in ("open", "running"):
+            return
+        state = self.state_of(row)
+        seats = bots.seats_to_move(
+            state,
+            lambda s: row.seats[s].kind == "bot" or row.seats[s].handed_to_bot,
+            lambda s: row.seats[s].difficulty,
+        )
+        if not seats:
+            return
+        owner = turn.owner or "unknown"
+        if self.queue.used(owner) >= self.seconds_per_hour:  # over the quota: bots play at once
+            seats = [(seat, bots.FALLBACK) for seat, _ in seats]
+        renewing = threading.Event()
+        renewer = threading.Thread(target=self._renew, args=(turn, renewing), daemon=True)
+        renewer.start()
+        started = time.perf_counter()
+        try:
+            chosen = bots.choose_moves(state, seats, row.seed, row.num_moves, seconds=self.think_seconds)
+        finally:
+            renewing.set()
+            renewer.join()
+        self.queue.charge(owner, time.perf_counter() - started)
+        moves = [{"seat": seat, "action": action.to_json()} for seat, action in chosen]
+        body = {"table": row.id, "version": row.num_moves, "moves": moves}
+        res = self.http.post("/api/internal/bot-moves", json=body)
+        if res.status_code == 409:  # the table moved on (an undo, a hand-over): its new turn is queued
+            log.info("table %s moved on: %s", row.id, res.json().get("detail"))
+            return
+        if res.status_code != 200:
+            raise RuntimeError(f"the web process answered {res.status_code}: {res.text[:200]}")
+
+    def _renew(self, turn: Turn, done: threading.Event) -> None:
+        while not done.wait(self.lease / 3):
+            try:
+                self.queue.renew(turn, self.name, self.lease)
+            except Exception:
+                log.warning("cannot renew the lease on table %s", turn.table_id)
+
+    def state_of(self, row: TableRow) -> State:
+        """The table's current state: the cached one caught up by move number, or a replay."""
+        cached = self.states.pop(row.id, None)
+        if cached is not None:
+            moves, state = cached
+            if len(moves) <= len(row.moves) and row.moves[: len(moves)] == moves:
+                state = state.clone()
+                game = games.load(row.game)
+                for move in row.moves[len(moves) :]:
+                    state.apply(move.seat, game.action_from_json(move.action))
+            else:
+                state = None  # an undo: replay
+        else:
+            state = None
+        if state is None:
+            game = games.load(row.game)
+            state = start_state(game, row.num_players, row.seed, row.options)
+            for move in row.moves:
+                state.apply(move.seat, game.action_from_json(move.action))
+        self.states[row.id] = (list(row.moves), state)
+        while len(self.states) > CACHED_STATES:
+            self.states.popitem(last=False)
+        return state
+
+    def close(self) -> None:
+        self.http.close()
+        self.storage.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m robotable.server.worker`` (and ``robotable worker``)."""
+    parser = argparse.ArgumentParser(prog="robotable worker", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", default=os.environ.get("ROBOTABLE_DATABASE"), help="SQLAlchemy URL or file")
+    parser.add_argument("--schema", default=os.environ.get("ROBOTABLE_DB_SCHEMA"), help="PostgreSQL schema")
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("ROBOTABLE_SERVER_URL", "http://127.0.0.1:8000"),
+        help="a web process (or the proxy in front of them) to submit moves to",
+    )
+    parser.add_argument("--think", type=float, default=None, help="seconds a bot may think per decision")
+    parser.add_argument("--lease", type=float, default=15.0, help="seconds a claimed turn stays this worker's")
+    parser.add_argument("--exit-with-parent", action="store_true", help="stop when the starting process is gone")
+    args = parser.parse_args(argv)
+    secret = os.environ.get("ROBOTABLE_WORKER_SECRET")
+    if not secret:
+        parser.error("set ROBOTABLE_WORKER_SECRET (the same as the web processes')")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    from .bot_api import Quotas
+
+    quotas = Quotas.from_env()
+    worker = Worker(
+        Storage(database_url(args.database), schema=args.schema or None),
+        args.server,
+        secret,
+        think_seconds=args.think if args.think is not None else quotas.think_seconds,
+        lease=args.lease,
+        seconds_per_hour=quotas.seconds_per_hour,
+    )
+    if args.exit_with_parent:
+        worker.parent = os.getppid()
+    signal.signal(signal.SIGTERM, lambda *_: worker.stopping.set())
+    try:
+        worker.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        worker.close()
+
+
+if __name__ == "__main__":
+    main()
