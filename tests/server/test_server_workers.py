@@ -110,6 +110,15 @@ def test_a_worker_takes_the_bot_turn_and_the_web_process_never_does(cluster: Any
     res = server.api("POST", f"/api/tables/{table}/moves", json=body)
     assert res.status_code == 200 and res.json()["moves"] == 1
     wait_for(lambda: (server.queue.pending(table) or {}).get("pending") is True, what="the turn queued")
+    forged = {"table": table, "version": 1, "moves": [{"seat": 1, "action": {"type": "play", "value": 1}}]}
+    assert server.api("POST", "/api/internal/bot-moves", json=forged).status_code == 403  # no secret
+    wrong = {"authorization": "Bearer guessed"}
+    assert server.api("POST", "/api/internal/bot-moves", json=forged, headers=wrong).status_code == 403
+    illegal = {**forged, "moves": [{"seat": 1, "action": {"type": "play", "value": 99}}]}
+    right = {"authorization": f"Bearer {SECRET}"}
+    assert server.api("POST", "/api/internal/bot-moves", json=illegal, headers=right).status_code == 409
+    stale = {**forged, "version": 0}
+    assert server.api("POST", "/api/internal/bot-moves", json=stale, headers=right).status_code == 409
     time.sleep(1.0)
     assert moves_of(server, table) == 1  # no worker yet: the web process did not move the bot
     server.worker()
