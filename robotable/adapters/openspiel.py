@@ -16,7 +16,10 @@ How the games are modelled (see docs/research.md):
   draw the seed uniformly, one byte (256 outcomes) per node, ``seed_bytes`` of them (parameter, default
   4: 2**32 equally likely games), high byte first; every later shuffle or draw is a function of the seed
   (``EXPLICIT_STOCHASTIC``). An OpenSpiel history is therefore a Robotable record:
-  ``[seed bytes..., move, move, ...]``.
+  ``[seed bytes..., move, move, ...]``. With ``chance_draws=1`` every hidden draw after the deal is instead
+  a chance node where it happens, over the kinds in its face-down pile in proportion to their counts (the
+  game's ``chance_draws`` names its piles; the adapter arranges the pile's hidden order to match, which no
+  seat can see); the history, with its draws, is then the record.
 - **Dynamics.** TF22: RELOAD! is ``SIMULTANEOUS``: the battle choice is a simultaneous node of every
   seat; the winner's load decision is an ordinary decision node. The other games are ``SEQUENTIAL``
   with imperfect information; their pending decisions are decision nodes of the seat the rules name.
@@ -114,6 +117,7 @@ class _Context:
         self.seed_bytes = params["seed_bytes"]
         self.max_steps = params["max_game_length"]
         self.max_rounds = params["max_rounds"] or None
+        self.chance_draws = bool(params["chance_draws"])
         self.encoder = observation_encoder(game)
         self.simultaneous = is_simultaneous(game)
 
@@ -175,6 +179,10 @@ class RobotableSpielGame(pyspiel.Game):
         if not isinstance(params["max_rounds"], int) or params["max_rounds"] < 0:
             raise BadInput(f"{short_name(game.id)}: parameter 'max_rounds' must be 0 (no limit) or a positive integer")
         check_max_rounds(game, params["max_rounds"])
+        if params["chance_draws"] not in (0, 1):
+            raise BadInput(f"{short_name(game.id)}: parameter 'chance_draws' must be 0 or 1")
+        if params["chance_draws"] and game.chance_draws is None:
+            raise BadInput(f"{game.id} declares no hidden draws (chance_draws is for games that do)")
         if params["seed_bytes"] > 7:
             raise BadInput(f"{short_name(game.id)}: seed_bytes is at most 7 (seeds are below 2**62)")
         ctx = _Context(game, players, options, params)
@@ -189,7 +197,9 @@ class RobotableSpielGame(pyspiel.Game):
             max_game_length=ctx.max_steps,
         )
         super().__init__(game_type, info, {**params, "options": encode_options(options)})
-        self.key = canonical([game_type.short_name, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds])
+        self.key = canonical(
+            [game_type.short_name, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds, ctx.chance_draws]
+        )
         _CONTEXTS[self.key] = ctx
 
     def new_initial_state(self) -> RobotableSpielState:
@@ -225,6 +235,11 @@ class RobotableSpielState(pyspiel.State):
         self._steps = 0
         self._cut = False
         self._cut_payoffs: list[float] | None = None  # a round limit's scored result
+        # chance_draws: the moves waiting for their hidden draws, the draws decided so far per pile (top
+        # first), and the pile of the next draw to decide
+        self._pending: list[tuple[int, int]] | None = None
+        self._decided: dict[str, list[int]] = {}
+        self._next_pile = ""
 
     # -- access for checks and tools --------------------------------------------------------------
 
@@ -251,7 +266,7 @@ class RobotableSpielState(pyspiel.State):
     # -- the pyspiel API ---------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._engine is None:
+        if self._engine is None or self._pending is not None:
             return pyspiel.PlayerId.CHANCE
         state = self._engine.state
         if self._cut or state.is_over():
@@ -295,10 +310,68 @@ class RobotableSpielState(pyspiel.State):
         return sample
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return _OUTCOMES
+        if self._pending is None:
+            return _OUTCOMES
+        draws = self.ctx.game.chance_draws
+        pile = draws.piles(self._engine.state)[self._next_pile]  # type: ignore[union-attr]
+        hidden = pile[: len(pile) - len(self._decided.get(self._next_pile, []))]
+        counts: dict[int, int] = {}
+        for item in hidden:
+            outcome = draws.outcome(self._next_pile, item)
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return [(outcome, n / len(hidden)) for outcome, n in sorted(counts.items())]
+
+    # -- chance_draws: a move's hidden draws as chance nodes ------------------------------------------
+
+    def _begin(self, moves: list[tuple[int, int]]) -> None:
+        """Hold ``moves`` (checked legal) until the draws they make are decided by chance nodes."""
+        self._pending = moves
+        self._decided = {}
+        self._advance()
+
+    def _advance(self) -> None:
+        """Find the next undecided draw of the pending moves (by playing them on a copy), or play them."""
+        engine = self._engine
+        assert engine is not None and self._pending is not None
+        draws = self.ctx.game.chance_draws
+        probe = engine.state.clone()
+        for seat, index in self._pending:
+            probe.apply_legal(seat, legal_by_index(self.ctx.game, probe, seat)[index])
+        after = draws.piles(probe)
+        for name, pile in draws.piles(engine.state).items():
+            left = after[name]
+            drawn = len(pile) - len(left) if len(left) <= len(pile) and left == pile[: len(left)] else 0
+            if drawn > len(self._decided.get(name, [])):  # a plain draw from the top not yet decided
+                self._next_pile = name
+                return
+        moves, self._pending, self._decided = self._pending, None, {}
+        engine.changed()
+        for seat, index in moves:
+            engine.state.apply_legal(seat, legal_by_index(self.ctx.game, engine.state, seat)[index])
+            engine.own[seat].append(index)
+        self._step()
+
+    def _draw(self, outcome: int) -> None:
+        """Decide the next draw: put a hidden item of kind ``outcome`` where the draw will take it."""
+        if outcome not in dict(self.chance_outcomes()):
+            raise BadInput(f"{self.ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
+        draws = self.ctx.game.chance_draws
+        engine = self._engine
+        assert engine is not None
+        pile = draws.piles(engine.state)[self._next_pile]
+        decided = self._decided.setdefault(self._next_pile, [])
+        top = len(pile) - 1 - len(decided)
+        at = next(i for i in range(top, -1, -1) if draws.outcome(self._next_pile, pile[i]) == outcome)
+        pile[at], pile[top] = pile[top], pile[at]
+        decided.append(outcome)
+        engine.changed()
+        self._advance()
 
     def _apply_action(self, action: int) -> None:
         ctx = self.ctx
+        if self._pending is not None:
+            self._draw(action)
+            return
         if self._engine is None:
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise BadInput(f"a seed byte is 0 to {CHANCE_OUTCOMES - 1}, got {action}")
@@ -307,6 +380,12 @@ class RobotableSpielState(pyspiel.State):
                 seed = int.from_bytes(bytes(self._seed), "big")
                 state = ctx.game.start(ctx.players, seed=seed, options=ctx.options)
                 self._engine = _Engine(state, [[] for _ in range(ctx.players)])
+            return
+        if ctx.chance_draws:
+            seat = self.current_player()
+            if action not in self._legal(seat):
+                raise BadInput(f"{ctx.game.id}: action {action} is not legal for seat {seat}")
+            self._begin([(seat, action)])
             return
         self._play(self.current_player(), action)
         self._step()
@@ -317,6 +396,9 @@ class RobotableSpielState(pyspiel.State):
         for seat, options in zip(seats, legal):
             if actions[seat] not in options:
                 raise BadInput(f"{self.ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
+        if self.ctx.chance_draws:
+            self._begin([(seat, actions[seat]) for seat in seats])
+            return
         engine = self._engine
         assert engine is not None
         engine.changed()
@@ -347,7 +429,10 @@ class RobotableSpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed byte {action}"
+            if self._engine is None:
+                return f"seed byte {action}"
+            names = self.ctx.game.chance_draws.outcomes
+            return f"draw {names[action]}" if 0 <= action < len(names) else f"chance outcome {action}"
         state = self.robotable_state
         if state is not None and not self.is_terminal() and player in state.to_act():
             legal = self._legal(player).get(action)
@@ -503,6 +588,7 @@ def game_type(game: Game, sequential: bool = False) -> pyspiel.GameType:
             "seed_bytes": SEED_BYTES,
             "max_game_length": max_steps,
             "max_rounds": 0,
+            "chance_draws": 0,
         },
         default_loadable=True,
     )

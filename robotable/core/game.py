@@ -78,6 +78,10 @@ class Game(ABC):
     #: For research: a smaller structured action space (free-form choices built as sub-decisions; see
     #: ``games/robots_on_the_line/structured.py``), or ``None``.
     structured_actions: ClassVar[Any] = None
+    #: For research: the game's hidden piles drawn from the top (``piles(state) -> {name: list}``, the top
+    #: at the end; ``outcomes``: names of what can be drawn; ``outcome(pile, item) -> int``), so adapters can
+    #: expose draws as chance nodes; or ``None``. Arranging a pile's hidden order changes nothing a seat sees.
+    chance_draws: ClassVar[Any] = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
@@ -175,6 +179,7 @@ class Game(ABC):
             "observation_encoder": self.observation_encoder is not None,
             "round_limit": self.round_limit is not None,
             "structured_actions": self.structured_actions is not None,
+            "chance_draws": self.chance_draws is not None,
             "hooks": sorted(self.hooks),
         }
 

@@ -10,6 +10,7 @@ from robotable.core.options import check_options
 
 from . import serialize
 from .actions import ACTION_TYPES, NUM_ACTIONS, action_from_index, action_index, malformed
+from .chance import DRAWS
 from .components import MAINTENANCE
 from .observation import OBSERVATION
 from .setup import setup
@@ -65,6 +66,7 @@ class RobotsOnTheLine(Game):
     options = OPTIONS
     action_types = ACTION_TYPES
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
+    chance_draws = DRAWS  # the hidden draw piles and maintenance stack, as chance nodes (chance.py)
     structured_actions = STRUCTURED  # offers as sub-decisions, for the research adapters (structured.py)
     option_sets = (
         {},

@@ -9,6 +9,7 @@ from robotable.core import Action, BadInput, BadOptions, Game, Rng
 from robotable.core.state_json import StateReader
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
+from .chance import DRAWS
 from .components import BATTLES_PER_ROUND, COLOUR_NAMES, card
 from .observation import OBSERVATION
 from .state import GAME_ID, PHASES, Tf22State
@@ -32,6 +33,7 @@ class Tf22Reload(Game):
     simultaneous = True  # everyone chooses a card in secret, then all are revealed
     max_game_length = 56  # 2 rounds x 14 battles, each a simultaneous choice and at most one load decision
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
+    chance_draws = DRAWS  # the hidden container cards, as chance nodes for research (chance.py)
     hooks = {
         "heuristics": "robotable.ai.heuristics.tf22_reload",
         "terminal": "robotable.terminal.tf22_reload",

@@ -1,0 +1,119 @@
+"""Hidden draws as chance nodes where they happen (OpenSpiel ``chance_draws=1``), with their probabilities."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from robotable import games
+from robotable.adapters import openspiel as ros
+from robotable.adapters._common import encodable_games
+
+SETTINGS = {"twin-tin-bots": {"max_rounds": 30}}
+
+
+def _move(state: pyspiel.State, rng: random.Random) -> None:
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in range(state.num_players())])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_chance_draws_random_sim_test(game_id: str) -> None:
+    game = ros.load_game(game_id, players=3, chance_draws=1, **SETTINGS.get(game_id, {}))
+    pyspiel.random_sim_test(
+        game, num_sims=2, serialize=True, verbose=False, mask_test=True, state_checker_fn=ros.check_round_trip
+    )
+
+
+def test_research_chance_draws_tf22_reveals_what_chance_drew() -> None:
+    """Each battle's two cards are chance nodes over the face-down stack, in proportion to the cards of
+    each kind in it, and the cards revealed are the ones drawn."""
+    game = ros.load_game("tf22-reload", players=2, chance_draws=1)
+    state = ros.seeded_state(game, 5)
+    rng = random.Random(5)
+    drawn: list[str] = []
+    reveals = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deck = Counter(state.robotable_state.deck)  # the hidden stack (its top may be arranged)
+            names = game.robotable.chance_draws.outcomes
+            left = sum(deck.values()) - len(drawn)
+            for outcome, p in state.chance_outcomes():
+                assert p == pytest.approx((deck[outcome] - drawn.count(names[outcome])) / left)
+            outcome = rng.choice(state.chance_outcomes())[0]
+            drawn.append(game.robotable.chance_draws.outcomes[outcome])
+            state.apply_action(outcome)
+            if not state.is_chance_node():
+                revealed = [f"{c} {v}" for c, v in state.robotable_state.view(None)["revealed"]]
+                assert revealed == drawn
+                drawn = []
+                reveals += 1
+        else:
+            _move(state, rng)
+    assert reveals == 26  # 28 battles; the first of each round is revealed with the deal and the reshuffle
+
+
+def test_research_chance_draws_rotl_parts_are_drawn() -> None:
+    game = ros.load_game("robots-on-the-line", players=2, chance_draws=1)
+    state = ros.seeded_state(game, 2)
+    rng = random.Random(2)
+    draws = 0
+    names = game.robotable.chance_draws.outcomes
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            outcome = rng.choice(outcomes)[0]
+            before = state.robotable_state.view(None)
+            state.apply_action(outcome)
+            draws += 1
+            if not state.is_chance_node() and names[outcome].count("-"):  # a part: it is on a line now
+                after = state.robotable_state.view(None)
+                on_lines = {x for line in after["lines"] for x in line} | {
+                    x for pile in after["junk_piles"] for x in pile
+                }
+                assert names[outcome] in on_lines or after["turn_number"] != before["turn_number"]
+        else:
+            _move(state, rng)
+    assert draws > 10
+
+
+def test_research_chance_draws_ismcts() -> None:
+    game = ros.load_game("tf22-reload", players=2, sequential=True, chance_draws=1)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 5, random_state=np.random.RandomState(1))
+    state = ros.seeded_state(game, 1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        if not state.is_chance_node() and state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            _move(state, rng)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_research_chance_draws_bad_values() -> None:
+    with pytest.raises(ValueError, match="'chance_draws' must be 0 or 1"):
+        ros.load_game("tf22-reload", players=2, chance_draws=2)
+    state = ros.seeded_state(ros.load_game("tf22-reload", players=2, chance_draws=1), 1)
+    rng = random.Random(1)
+    while not state.is_chance_node():
+        _move(state, rng)
+    before = state.robotable_state.to_json()
+    for impossible in (16, 200):
+        with pytest.raises(ValueError, match="is not a possible draw"):
+            state.apply_action(impossible)
+    assert state.robotable_state.to_json() == before and state.is_chance_node()
+    assert games.load("tf22-reload").chance_draws is not None
