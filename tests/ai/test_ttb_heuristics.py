@@ -7,6 +7,7 @@ from robotable.ai import Decision, ISMCTSAgent, make_agent
 from robotable.ai.heuristics import twin_tin_bots as ttb
 from robotable.core import Match, Rng
 from robotable.games.twin_tin_bots import Pass, Tile, ZapOrder
+from robotable.games.twin_tin_bots.positions import complete
 
 GAME = games.load("twin-tin-bots")
 YELLOW_START = {
@@ -15,7 +16,7 @@ YELLOW_START = {
 
 
 def position(**fields):
-    return GAME.state_from_json({"num_players": 2, **fields})
+    return GAME.state_from_json(complete({"num_players": 2, **fields}))
 
 
 def test_navigation_counts_orders_to_face_a_target():

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from ttb_positions import ZAP
 
+from robotable.games.twin_tin_bots.positions import complete
 from robotable.server.tables import POSITION_KEY
 
 GAME = "twin-tin-bots"
@@ -94,7 +95,7 @@ def test_a_preview_never_shows_a_drawn_special_order(client, create_table) -> No
         },
         "programs": {"red": ["turn_left", None, None, "turn_left", None, None], "yellow": ["zap"] + [None] * 5},
     }
-    made = _positional(client, position)
+    made = _positional(client, complete(position))
     table, tokens = made["table"]["id"], made["tokens"]
     res = preview(client, table, 0, tokens[0], {"type": "place", "slot": 0, "tile": "unload"})
     assert res.status_code == 200, res.text

@@ -14,6 +14,7 @@ from typing import Any
 from test_server_websocket import Client
 
 import robotable
+from robotable.games.twin_tin_bots.positions import complete
 
 GAME = "twin-tin-bots"
 SPECIAL_NAMES = (
@@ -31,15 +32,17 @@ SPECIAL_NAMES = (
     "anti_theft",
     "long_range_zap",
 )
-POSITION: dict[str, Any] = {
-    "num_players": 2,
-    "turn_order": ["red", "yellow"],
-    "robots": {
-        "red": [{"hex": [2, 0], "facing": "E", "cargo": "blue"}, {"hex": [-4, 3], "facing": "NE", "cargo": None}],
-        "yellow": [{"hex": [4, -3], "facing": "SW", "cargo": None}, {"hex": [0, 4], "facing": "NW", "cargo": None}],
-    },
-    "programs": {"red": ["turn_left", None, None, "turn_left", None, None], "yellow": ["zap"] + [None] * 5},
-}
+POSITION: dict[str, Any] = complete(
+    {
+        "num_players": 2,
+        "turn_order": ["red", "yellow"],
+        "robots": {
+            "red": [{"hex": [2, 0], "facing": "E", "cargo": "blue"}, {"hex": [-4, 3], "facing": "NE", "cargo": None}],
+            "yellow": [{"hex": [4, -3], "facing": "SW", "cargo": None}, {"hex": [0, 4], "facing": "NW", "cargo": None}],
+        },
+        "programs": {"red": ["turn_left", None, None, "turn_left", None, None], "yellow": ["zap"] + [None] * 5},
+    }
+)
 
 
 def hidden_of(state: Any, colour: str) -> set[str]:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from robotable.core import Rng
 from robotable.games.twin_tin_bots import GAME, Pass
+from robotable.games.twin_tin_bots.positions import complete
 from robotable.terminal import describe_action, describe_event, render_view
 from robotable.terminal.twin_tin_bots import describe, render
 
@@ -22,7 +23,7 @@ def test_the_docs_position_loads_and_plays() -> None:
     positions = [json.loads(b) for b in blocks if '"num_players"' in b]
     assert positions
     for data in positions:
-        state = GAME.state_from_json(data)
+        state = GAME.state_from_json(complete(data))
         state.apply(state.to_act()[0], Pass())
     actions = [json.loads(line) for b in blocks if '"num_players"' not in b for line in b.splitlines() if line.strip()]
     assert {a["type"] for a in actions} == {t.type for t in GAME.action_types}

@@ -190,7 +190,7 @@ def test_action_json_round_trip() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"num_players": 7}, "not supported"),
+        ({"num_players": 7}, "field 'num_players': must be 2 to 6"),
         ({"robots": {"red": []}}, "one entry per colour"),
         ({"crystals": [{"hex": [9, 9], "crystal": "blue"}]}, "off the board"),
         ({"crystals": [{"hex": [0, 0], "crystal": "gold"}]}, "crystal"),
@@ -309,3 +309,11 @@ def test_the_first_player_is_drawn_from_the_seed_and_turns_go_clockwise() -> Non
         assert GAME.start(3, seed=seed).order == state.order
         firsts.add(state.order[0])
     assert firsts == {0, 1, 2}
+
+
+@pytest.mark.parametrize("field", ["stuck", "unused", "revealed", "special_stack", "run", "victor", "robots"])
+def test_a_missing_field_is_refused_by_name(field: str) -> None:
+    data = GAME.start(2, seed=1).to_json()
+    del data[field]
+    with pytest.raises(BadInput, match=f"missing field '{field}'"):
+        GAME.state_from_json(data)

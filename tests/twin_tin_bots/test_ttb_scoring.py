@@ -9,6 +9,7 @@ from robotable.games.twin_tin_bots import GAME, Pass, PlaceCrystal
 from robotable.games.twin_tin_bots.components import SCORE_VICTORY
 from robotable.games.twin_tin_bots.game_end import ranking_key
 from robotable.games.twin_tin_bots.hexgrid import neighbour, neighbours, opposite
+from robotable.games.twin_tin_bots.positions import complete
 
 
 def deliver_position(**kw: object):  # type: ignore[no-untyped-def]
@@ -88,10 +89,9 @@ def active_next_to_own_base(n: int, seed: int = 3, **kw: object):  # type: ignor
     data["programs"][name] = ["unload", None, None, None, None, None]
     data["first_turn_done"] = dict.fromkeys(state.colours, True)
     data["changes_left"] = 1
-    data["unused"] = None
-    del data["unused"]
+    del data["unused"]  # recomputed by complete()
     data.update(kw)
-    return GAME.state_from_json(data), name
+    return GAME.state_from_json(complete(data)), name
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -108,7 +108,7 @@ def test_score_victory(n: int) -> None:
     data["delivered"] = delivered
     data["track"] = ["pink"]
     del data["unused"]
-    state = GAME.state_from_json(data)
+    state = GAME.state_from_json(complete(data))
     assert sum(state.delivered[state.active]) + state.rcargo[state.active * 2] == target
     run(state)
     assert state.is_over()
@@ -122,7 +122,7 @@ def test_one_point_short_is_no_victory() -> None:
     data = state.to_json()
     data["delivered"][name] = ["pink", "blue"]  # 6 + 3 = 9 < 11
     del data["unused"]
-    state = GAME.state_from_json(data)
+    state = GAME.state_from_json(complete(data))
     run(state)
     assert not state.is_over()
 

@@ -10,6 +10,7 @@ from ttb_helpers import crystals, position, robot, run, types
 from robotable import BadOptions
 from robotable.games.twin_tin_bots import GAME, Facing, MoveBlob, Pass, Place, Tile, ZapOrder
 from robotable.games.twin_tin_bots.hexgrid import distance, neighbours
+from robotable.games.twin_tin_bots.positions import complete
 
 TELE = {"teleporters": [[[-1, -1], [1, 1]]]}
 
@@ -274,7 +275,7 @@ def test_team_play_scoring_and_no_score_victory() -> None:
     data = state.to_json()
     data.update(phase="over", end_reason="test", changes_left=0)
     del data["unused"]
-    result = GAME.state_from_json(data).result()
+    result = GAME.state_from_json(complete(data)).result()
     seats = {c: s for c, s in zip(state.colours, state.controller, strict=True)}
     assert result.scores[seats["blue"]] == result.scores[seats["red"]] == 16
     assert result.scores[seats["yellow"]] == result.scores[seats["green"]] == 2

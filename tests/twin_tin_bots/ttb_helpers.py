@@ -7,6 +7,7 @@ from typing import Any
 from robotable.core import Event
 from robotable.games.twin_tin_bots import GAME, Pass, TtbState
 from robotable.games.twin_tin_bots.components import SPECIALS, TILE_NAMES
+from robotable.games.twin_tin_bots.positions import complete
 
 # The 2-player layout's robots (red A and B, yellow A and B), out of the way of tests near the centre.
 PARKED = {
@@ -61,7 +62,7 @@ def position(
         owned = {c: [] for c in colours}
     data["specials"] = owned
     data.update(extra)
-    return GAME.state_from_json(data)
+    return GAME.state_from_json(complete(data))
 
 
 def run(state: TtbState) -> list[Event]:

@@ -65,6 +65,7 @@ from robotable.games.twin_tin_bots.crystals import (
 )
 from robotable.games.twin_tin_bots.hexgrid import OFFSETS, Hex, board_hexes, opposite, turn
 from robotable.games.twin_tin_bots.movement import jump_landing, next_hex, push_line, stuck_at_turn_start
+from robotable.games.twin_tin_bots.programs import program_after
 from robotable.games.twin_tin_bots.running import UNLIMITED
 from robotable.games.twin_tin_bots.state import BLOB, CHANGE, CRYSTAL, OVER, ZAP, TtbState
 from robotable.games.twin_tin_bots.zaps import zap_resisted, zap_scan
@@ -510,20 +511,8 @@ class Sim:
 
 
 def changed_program(prog: list[int], action: Action) -> list[int] | None:
-    """The 6 slots after a programming change (``None`` for Double Modification)."""
-    p = prog[:]
-    if isinstance(action, Place):
-        p[action.slot] = int(action.tile)
-    elif isinstance(action, Swap):
-        p[action.slot_a], p[action.slot_b] = p[action.slot_b], p[action.slot_a]
-    elif isinstance(action, Remove):
-        p[action.slot] = -1
-    elif isinstance(action, Reset):
-        lo = action.robot * SLOTS_PER_ROBOT
-        p[lo : lo + SLOTS_PER_ROBOT] = [-1] * SLOTS_PER_ROBOT
-    elif isinstance(action, DoubleModification):
-        return None
-    return p
+    """The 6 slots after a programming change (``None`` for Double Modification): the engine's rule."""
+    return program_after(prog, action)
 
 
 def program_value(

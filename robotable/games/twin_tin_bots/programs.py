@@ -229,6 +229,24 @@ def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
 # -- applying a change -----------------------------------------------------------------------------
 
 
+def program_after(prog: list[int], action: Action) -> list[int] | None:
+    """A programming board's 6 slots after a change (a new list; ``None`` for Double Modification,
+    which changes no slot)."""
+    p = prog[:]
+    if isinstance(action, Place):
+        p[action.slot] = int(action.tile)
+    elif isinstance(action, Swap):
+        p[action.slot_a], p[action.slot_b] = p[action.slot_b], p[action.slot_a]
+    elif isinstance(action, Remove):
+        p[action.slot] = EMPTY
+    elif isinstance(action, Reset):
+        lo = action.robot * SLOTS_PER_ROBOT
+        p[lo : lo + SLOTS_PER_ROBOT] = [EMPTY] * SLOTS_PER_ROBOT
+    elif isinstance(action, DoubleModification):
+        return None
+    return p
+
+
 def place(st: TtbState, action: Place, events: list[Event]) -> None:
     """The tile goes on the slot (a tile already there goes back to hand); a Special Order placed is
     revealed for good."""
@@ -236,7 +254,7 @@ def place(st: TtbState, action: Place, events: list[Event]) -> None:
     prog = st.programs[c]
     tile = int(action.tile)
     old = prog[action.slot]
-    prog[action.slot] = tile
+    prog[:] = program_after(prog, action)  # type: ignore[index]
     if tile in _SPECIAL_SET and tile not in st.revealed[c]:
         st.revealed[c].append(tile)
     data = {"colour": st.colours[c], "slot": action.slot, "tile": TILE_NAMES[tile], "replaced": tile_or_none(old)}
@@ -247,9 +265,8 @@ def place(st: TtbState, action: Place, events: list[Event]) -> None:
 def swap(st: TtbState, action: Swap, events: list[Event]) -> None:
     """The two slots exchange their tiles."""
     prog = st.programs[st.active]
-    a, b = action.slot_a, action.slot_b
-    prog[a], prog[b] = prog[b], prog[a]
-    events.append(Event("swap", {"colour": st.colours[st.active], "slot_a": a, "slot_b": b}))
+    prog[:] = program_after(prog, action)  # type: ignore[index]
+    events.append(Event("swap", {"colour": st.colours[st.active], "slot_a": action.slot_a, "slot_b": action.slot_b}))
     _change_made(st, events)
 
 
@@ -259,7 +276,7 @@ def remove(st: TtbState, action: Remove, events: list[Event]) -> None:
     events.append(
         Event("remove", {"colour": st.colours[st.active], "slot": action.slot, "tile": TILE_NAMES[prog[action.slot]]})
     )
-    prog[action.slot] = EMPTY
+    prog[:] = program_after(prog, action)  # type: ignore[index]
     _change_made(st, events)
 
 
@@ -268,7 +285,7 @@ def reset(st: TtbState, action: Reset, events: list[Event]) -> None:
     prog = st.programs[st.active]
     lo = action.robot * SLOTS_PER_ROBOT
     tiles = [TILE_NAMES[t] for t in prog[lo : lo + SLOTS_PER_ROBOT] if t >= 0]
-    prog[lo : lo + SLOTS_PER_ROBOT] = [EMPTY] * SLOTS_PER_ROBOT
+    prog[:] = program_after(prog, action)  # type: ignore[index]
     events.append(Event("reset", {"colour": st.colours[st.active], "robot": "AB"[action.robot], "tiles": tiles}))
     _change_made(st, events)
 

@@ -1,5 +1,6 @@
-"""The state of a game of Twin Tin Bots in JSON: :func:`to_json`, and :func:`read` for states written
-by ``to_json`` or by hand (docs/games/twin-tin-bots.md). Every error names the field."""
+"""The state of a game of Twin Tin Bots in JSON: :func:`to_json`, and :func:`read` with the core's
+policy (:mod:`robotable.core.state_json`): every field required, every error naming its field, every
+impossible value refused. Positions written by hand: :mod:`.positions` fills in the rest."""
 
 from __future__ import annotations
 
@@ -7,20 +8,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from robotable.core import BadInput, BadOptions, Game, Rng
+from robotable.core.state_json import StateReader
 
 from .board import Board
 from .components import (
+    COUNTDOWN,
     CRYSTAL_KINDS,
     CRYSTAL_NAMES,
-    CRYSTALS_PER_KIND,
+    CRYSTAL_VALUES,
     ROBOTS_PER_COLOUR,
     SLOTS_PER_ROBOT,
-    SPECIALS,
     TILE_NAMES,
-    parse_crystal,
     parse_tile,
 )
 from .hexgrid import FACING_NAMES, Hex, parse_facing
+from .orders import OPS_BY_TILE
 from .phases import BLOB, CHANGE, CRYSTAL, OVER, PHASES, ZAP, RunPoint
 from .programs import EMPTY, tile_or_none
 
@@ -119,50 +121,27 @@ def parse_hex(value: object, where: str, error: type[BadInput] = BadInput) -> He
     raise error(f"{where}: a hex is [q, r] (two integers), got {value!r}")
 
 
-class _StateReader:
-    """Reads a state's JSON field by field, naming the field in every error. Any field left out takes
-    its value from a new game with the same ``num_players``, ``seed`` and ``options``."""
+class _StateReader(StateReader):
+    """Reads a state's JSON part by part. The fixed facts of the layout (colours, arena, robots per
+    colour) come from a new game with the same players, seed and options, and must match."""
 
     def __init__(self, game: Game, data: object) -> None:
-        if not isinstance(data, Mapping):
-            raise BadInput(f"{GAME_ID} state: expected a JSON object")
-        self.game = game
-        self.data = data
+        super().__init__(GAME_ID, data)
+        self.ttb = game
 
     # -- values --
-
-    def fail(self, where: str, problem: str) -> BadInput:
-        return BadInput(f"{GAME_ID} state: field {where}: {problem}")
-
-    def int_(self, value: object, where: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(where, f"expected an integer, got {value!r}")
-        return value
-
-    def bool_(self, value: object, where: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(where, f"expected true or false, got {value!r}")
-        return value
-
-    def list_(self, value: object, where: str) -> list[Any]:
-        if not isinstance(value, list | tuple):
-            raise self.fail(where, f"expected a list, got {value!r}")
-        return list(value)
 
     def hex_(self, value: object, where: str) -> Hex:
         try:
             return parse_hex(value, "")
         except BadInput:
-            raise self.fail(where, f"a hex is [q, r], got {value!r}") from None
+            raise self.fail(where, f"a hex is [q, r] (two integers), got {value!r}") from None
 
     def hexes(self, key: str) -> list[Hex]:
-        return [self.hex_(h, f"'{key}'[{i}]") for i, h in enumerate(self.list_(self.data[key], f"'{key}'"))]
+        return [self.hex_(h, f"{key}[{i}]") for i, h in enumerate(self.list(key))]
 
     def crystal(self, value: object, where: str) -> int:
-        v = parse_crystal(value)
-        if v is None:
-            raise self.fail(where, f"a crystal is one of {', '.join(CRYSTAL_NAMES.values())}, got {value!r}")
-        return v
+        return self.name(value, CRYSTAL_VALUES, where, "crystal")
 
     def tile(self, value: object, where: str, allow_none: bool = False) -> int:
         if value is None and allow_none:
@@ -172,17 +151,16 @@ class _StateReader:
             raise self.fail(where, f"unknown tile {value!r} (one of {', '.join(TILE_NAMES)})")
         return t
 
-    def per_colour(self, key: str, names: tuple[str, ...]) -> list[Any]:
-        value = self.data[key]
-        if not isinstance(value, Mapping) or set(value) != set(names):
-            got = sorted(value) if isinstance(value, Mapping) else value
-            raise self.fail(key, f"expected an object with one entry per colour {list(names)}, got {got!r}")
+    def per_colour(self, key: str, names: tuple[str, ...], tp: Any = Any) -> list[Any]:
+        value = self.field(key, dict[str, tp])
+        if set(value) != set(names):
+            raise self.fail(key, f"expected an object with one entry per colour {list(names)}, got {sorted(value)!r}")
         return [value[n] for n in names]
 
     def tile_lists(self, key: str, names: tuple[str, ...]) -> list[list[int]]:
         return [
-            [self.tile(t, f"'{key}'.{names[c]}[{i}]") for i, t in enumerate(self.list_(v, f"'{key}'.{names[c]}"))]
-            for c, v in enumerate(self.per_colour(key, names))
+            [self.tile(t, f"{key}.{names[c]}[{i}]") for i, t in enumerate(tiles)]
+            for c, tiles in enumerate(self.per_colour(key, names, list[Any]))
         ]
 
     # -- the state, part by part --
@@ -191,229 +169,165 @@ class _StateReader:
         state = self._new_game()
         self._seating(state)
         self._board(state)
-        if "robots" in self.data:
-            self._robots(state)
+        self._robots(state)
         self._crystals(state)
         self._tiles(state)
         self._clock(state)
         self._stuck(state)
         self._phase(state)
-        self._unused(state)
         self._ending(state)
-        state.check_invariants()
+        try:
+            state.check_invariants()
+        except BadInput as exc:
+            raise self.fail_state(str(exc).removeprefix(f"{GAME_ID} state: ")) from None
         return state
 
     def _new_game(self) -> TtbState:
-        d = self.data
-        game_id = d.get("game", GAME_ID)
-        if game_id != GAME_ID:
-            raise BadInput(f"{GAME_ID} state: this is a state of {game_id!r}")
-        if "num_players" not in d:
-            raise self.fail("'num_players'", "missing")
-        n = self.int_(d["num_players"], "'num_players'")
-        seed = self.int_(d.get("seed", 0), "'seed'")
-        if seed < 0:
-            raise self.fail("'seed'", "must be non-negative")
+        self.game(GAME_ID)
+        n = self.int("num_players", self.ttb.min_players, self.ttb.max_players)
+        seed = self.int("seed", 0)
+        options = self.field("options", dict[str, Any])
         try:
-            state: TtbState = self.game.start(n, seed=seed, options=d.get("options", {}))  # type: ignore[assignment]
+            state: TtbState = self.ttb.start(n, seed=seed, options=options)  # type: ignore[assignment]
         except BadOptions as exc:
-            raise BadInput(f"{GAME_ID} state: {exc}") from None
-        if "rng" in d:
-            try:
-                state.rng = Rng.from_json(d["rng"])
-            except BadInput as exc:
-                raise self.fail("'rng'", str(exc)) from None
+            raise self.fail("options", str(exc)) from None
+        try:
+            state.rng = Rng.from_json(self.field("rng"))
+        except BadInput as exc:
+            raise self.fail("rng", str(exc)) from None
         return state
 
     def _seating(self, state: TtbState) -> None:
-        d = self.data
         names = state.colours
-        n = state.num_players
-        if "colours" in d:
-            given = self.list_(d["colours"], "'colours'")
-            if not all(isinstance(x, str) for x in given) or sorted(given) != sorted(names):
-                raise self.fail("'colours'", f"these options and players use the colours {list(names)}, got {given!r}")
-            if tuple(given) != names:
-                raise self.fail("'colours'", f"colours are listed clockwise: {list(names)}")
+        given = self.list("colours")
+        if not all(isinstance(x, str) for x in given) or sorted(given) != sorted(names):
+            raise self.fail("colours", f"these options and players use the colours {list(names)}, got {given!r}")
+        if tuple(given) != names:
+            raise self.fail("colours", f"colours are listed clockwise: {list(names)}")
         for key, attr in (("controllers", "controller"), ("teams", "team")):
-            if key in d:
-                value = [self.int_(x, f"'{key}'") for x in self.list_(d[key], f"'{key}'")]
-                if len(value) != len(names):
-                    raise self.fail(f"'{key}'", f"one entry per colour ({len(names)}), got {len(value)}")
-                if tuple(value) != getattr(state, attr):
-                    raise self.fail(
-                        f"'{key}'",
-                        f"{n} players with these options seat the colours {list(names)} as {list(getattr(state, attr))}"
-                        f" (each seat its own team unless team_play or advanced_2p), got {value}",
-                    )
-        if "turn_order" in d:
-            order = self.list_(d["turn_order"], "'turn_order'")
-            if not all(isinstance(x, str) for x in order) or sorted(order) != sorted(names):
-                raise self.fail("'turn_order'", f"each of {list(names)} once, got {order!r}")
-            state.order = tuple(names.index(x) for x in order)
+            value = self.list(key, int)
+            if value != list(getattr(state, attr)):
+                raise self.fail(
+                    key,
+                    f"{state.num_players} players with these options seat the colours {list(names)} as "
+                    f"{list(getattr(state, attr))} (each seat its own team unless team_play or advanced_2p), "
+                    f"got {value}",
+                )
+        order = self.list("turn_order")
+        if not all(isinstance(x, str) for x in order) or sorted(order) != sorted(names):
+            raise self.fail("turn_order", f"each of {list(names)} once, got {order!r}")
+        state.order = tuple(names.index(x) for x in order)
 
     def _board(self, state: TtbState) -> None:
-        d = self.data
         names = state.colours
         radius = state.board.radius
-        if "radius" in d and d["radius"] != radius:
-            raise self.fail("'radius'", f"{state.num_players} players use radius {radius}")
-        bases = list(state.board.bases)
-        if "bases" in d:
-            bases = [self.hex_(h, f"'bases'.{names[c]}") for c, h in enumerate(self.per_colour("bases", names))]
-        rocks = self.hexes("rocks") if "rocks" in d else sorted(state.board.rocks)
-        mud = self.hexes("mud") if "mud" in d else sorted(state.board.mud)
-        tele = self._teleporters() if "teleporters" in d else list(state.board.teleporters)
-        state.board = Board(radius, bases, rocks, tele, mud)
-        for h in mud:
+        if self.field("radius") != radius:
+            raise self.fail("radius", f"{state.num_players} players use radius {radius}")
+        bases = [self.hex_(h, f"bases.{names[c]}") for c, h in enumerate(self.per_colour("bases", names))]
+        state.board = Board(radius, bases, self.hexes("rocks"), self._teleporters(), self.hexes("mud"))
+        for h in sorted(state.board.mud):
             self._check_mud(state.board, h)
-        if "blobs" in d:
-            state.blobs = self.hexes("blobs")
+        state.blobs = self.hexes("blobs")
 
     def _check_mud(self, board: Board, h: Hex) -> None:
         """Mud lies on a board hex that robots can enter: not a Base, Rock or Teleporter."""
         if h not in board.hexes:
-            raise self.fail("'mud'", f"{list(h)} is off the board")
+            raise self.fail("mud", f"{list(h)} is off the board")
         for what, where in (("Base", board.base_at), ("Rock", board.rocks), ("Teleporter", board.tele)):
             if h in where:
-                raise self.fail("'mud'", f"{list(h)} is on a {what}: Mud goes on a hex robots can enter")
+                raise self.fail("mud", f"{list(h)} is on a {what}: Mud goes on a hex robots can enter")
 
     def _teleporters(self) -> list[tuple[Hex, Hex]]:
         tele = []
-        for i, pair in enumerate(self.list_(self.data["teleporters"], "'teleporters'")):
-            pair = self.list_(pair, f"'teleporters'[{i}]")
+        for i, pair in enumerate(self.list("teleporters", list[Any])):
             if len(pair) != 2:
-                raise self.fail(f"'teleporters'[{i}]", "a pair of hexes")
-            tele.append((self.hex_(pair[0], f"'teleporters'[{i}][0]"), self.hex_(pair[1], f"'teleporters'[{i}][1]")))
+                raise self.fail(f"teleporters[{i}]", "a pair of hexes")
+            tele.append((self.hex_(pair[0], f"teleporters[{i}][0]"), self.hex_(pair[1], f"teleporters[{i}][1]")))
         return tele
 
     def _robots(self, state: TtbState) -> None:
         names = state.colours
         per = state.robots_per
         rhex, rface, rcargo = [], [], []
-        for c, robots in enumerate(self.per_colour("robots", names)):
-            robots = self.list_(robots, f"'robots'.{names[c]}")
+        for c, robots in enumerate(self.per_colour("robots", names, list[Any])):
             if len(robots) != per:
                 raise self.fail(
-                    f"'robots'.{names[c]}", f"{per} robot(s) per colour with these options, got {len(robots)}"
+                    f"robots.{names[c]}", f"{per} robot(s) per colour with these options, got {len(robots)}"
                 )
             for k, robot in enumerate(robots):
-                h, facing, cargo = self._robot(robot, f"'robots'.{names[c]}[{k}]")
+                h, facing, cargo = self._robot(self.at(f"robots.{names[c]}", k, robot))
                 rhex.append(h)
                 rface.append(facing)
                 rcargo.append(cargo)
         state.rhex, state.rface, state.rcargo = rhex, rface, rcargo
-        state.stuck = [False] * len(rhex)
 
-    def _robot(self, robot: object, where: str) -> tuple[Hex, int, int]:
-        if not isinstance(robot, Mapping) or not {"hex", "facing"} <= set(robot) <= {"hex", "facing", "cargo"}:
-            raise self.fail(where, f'expected {{"hex": [q, r], "facing": "E", "cargo": null}}, got {robot!r}')
-        h = self.hex_(robot["hex"], where + ".hex")
-        facing = parse_facing(robot["facing"])
+    def _robot(self, robot: StateReader) -> tuple[Hex, int, int]:
+        if set(robot.data) != {"hex", "facing", "cargo"}:
+            raise self.fail(robot.path, f'expected {{"hex": [q, r], "facing": "E", "cargo": null}}, got {robot.data!r}')
+        h = self.hex_(robot.data["hex"], robot.where("hex"))
+        facing = parse_facing(robot.data["facing"])
         if facing is None:
-            raise self.fail(where + ".facing", f"one of E, NE, NW, W, SW, SE, got {robot['facing']!r}")
-        cargo = robot.get("cargo")
-        return h, facing, 0 if cargo is None else self.crystal(cargo, where + ".cargo")
+            raise self.fail(robot.where("facing"), f"one of E, NE, NW, W, SW, SE, got {robot.data['facing']!r}")
+        cargo = robot.data["cargo"]
+        return h, facing, 0 if cargo is None else self.crystal(cargo, robot.where("cargo"))
 
     def _crystals(self, state: TtbState) -> None:
-        d = self.data
         names = state.colours
-        if "crystals" in d:
-            state.ground = {}
-            for i, item in enumerate(self.list_(d["crystals"], "'crystals'")):
-                where = f"'crystals'[{i}]"
-                if not isinstance(item, Mapping) or set(item) != {"hex", "crystal"}:
-                    raise self.fail(where, f'expected {{"hex": [q, r], "crystal": name}}, got {item!r}')
-                h = self.hex_(item["hex"], where + ".hex")
-                if h in state.ground:
-                    raise self.fail(where, f"two crystals on {list(h)}")
-                state.ground[h] = self.crystal(item["crystal"], where + ".crystal")
-        if "track" in d:
-            state.track = [self.crystal(x, f"'track'[{i}]") for i, x in enumerate(self.list_(d["track"], "'track'"))]
-        if "delivered" in d:
-            state.delivered = [
-                [
-                    self.crystal(x, f"'delivered'.{names[c]}[{i}]")
-                    for i, x in enumerate(self.list_(v, f"'delivered'.{names[c]}"))
-                ]
-                for c, v in enumerate(self.per_colour("delivered", names))
-            ]
+        state.ground = {}
+        for i, item in enumerate(self.list("crystals")):
+            where = f"crystals[{i}]"
+            if not isinstance(item, Mapping) or set(item) != {"hex", "crystal"}:
+                raise self.fail(where, f'expected {{"hex": [q, r], "crystal": name}}, got {item!r}')
+            h = self.hex_(item["hex"], where + ".hex")
+            if h in state.ground:
+                raise self.fail(where, f"two crystals on {list(h)}")
+            state.ground[h] = self.crystal(item["crystal"], where + ".crystal")
+        state.track = [self.crystal(x, f"track[{i}]") for i, x in enumerate(self.list("track"))]
+        state.delivered = [
+            [self.crystal(x, f"delivered.{names[c]}[{i}]") for i, x in enumerate(crystals)]
+            for c, crystals in enumerate(self.per_colour("delivered", names, list[Any]))
+        ]
+        unused = self.field("unused", dict[str, int])
+        if set(unused) != set(CRYSTAL_VALUES):
+            raise self.fail("unused", f"a count for each of {list(CRYSTAL_VALUES)}")
+        state.unused = [unused[CRYSTAL_NAMES[v]] for v in CRYSTAL_KINDS]
 
     def _tiles(self, state: TtbState) -> None:
-        d = self.data
         names = state.colours
-        if "programs" in d:
-            state.programs = [self._program(v, names[c]) for c, v in enumerate(self.per_colour("programs", names))]
-        for key in ("specials", "revealed"):
-            if key in d:
-                setattr(state, key, self.tile_lists(key, names))
-        if "revealed" not in d and ("programs" in d or "specials" in d):
-            # Hand-written positions: specials already on a board count as revealed.
-            state.revealed = [[t for t in state.programs[c] if t in SPECIALS] for c in range(len(names))]
-        if "special_stack" in d:
-            state.stack = [
-                self.tile(t, f"'special_stack'[{i}]")
-                for i, t in enumerate(self.list_(d["special_stack"], "'special_stack'"))
-            ]
-        elif "specials" in d:
-            owned = {t for s in state.specials for t in s}
-            state.stack = [t for t in state.stack if t not in owned] + [
-                t for t in SPECIALS if t not in owned and t not in state.stack and not state.options["simplified"]
-            ]
-        for key, attr in (("double_modification_used", "dm_used"), ("first_turn_done", "first_done")):
-            if key in d:
-                setattr(
-                    state,
-                    attr,
-                    [self.bool_(v, f"'{key}'.{names[c]}") for c, v in enumerate(self.per_colour(key, names))],
-                )
-            elif key == "first_turn_done" and "programs" in d:
-                # Hand-written positions: a colour with tiles on its board has had its first turn.
-                state.first_done = [any(t >= 0 for t in p) for p in state.programs]
+        state.programs = [self._program(v, names[c]) for c, v in enumerate(self.per_colour("programs", names))]
+        state.specials = self.tile_lists("specials", names)
+        state.revealed = self.tile_lists("revealed", names)
+        state.stack = [self.tile(t, f"special_stack[{i}]") for i, t in enumerate(self.list("special_stack"))]
+        state.dm_used = self.per_colour("double_modification_used", names, bool)
+        state.first_done = self.per_colour("first_turn_done", names, bool)
 
     def _program(self, value: object, name: str) -> list[int]:
         slots = ROBOTS_PER_COLOUR * SLOTS_PER_ROBOT
-        prog = self.list_(value, f"'programs'.{name}")
-        if len(prog) != slots:
-            raise self.fail(f"'programs'.{name}", f"{slots} slots (null for empty), got {len(prog)}")
-        return [self.tile(t, f"'programs'.{name}[{i}]", True) for i, t in enumerate(prog)]
+        if not isinstance(value, list) or len(value) != slots:
+            raise self.fail(f"programs.{name}", f"{slots} slots (null for empty), got {value!r}")
+        return [self.tile(t, f"programs.{name}[{i}]", True) for i, t in enumerate(value)]
 
     def _clock(self, state: TtbState) -> None:
-        d = self.data
-        for key in ("round", "turn", "countdown"):
-            if key in d:
-                setattr(state, key, self.int_(d[key], f"'{key}'"))
-        if not 0 <= state.turn < len(state.colours):
-            raise self.fail("'turn'", f"an index in turn_order (0 to {len(state.colours) - 1})")
-        if state.round < 1:
-            raise self.fail("'round'", "rounds start at 1")
-        if "end_phase" in d:
-            state.end_phase = self.bool_(d["end_phase"], "'end_phase'")
+        state.round = self.int("round", 1)
+        state.turn = self.int("turn", 0, len(state.colours) - 1)
+        state.countdown = self.int("countdown", 0, COUNTDOWN)
+        state.end_phase = self.field("end_phase", bool)
+        if state.countdown < COUNTDOWN and not state.end_phase:
+            raise self.fail("countdown", f"Countdown counters are discarded only in the end phase: {COUNTDOWN}")
 
     def _stuck(self, state: TtbState) -> None:
-        if "stuck" not in self.data:
-            state.stuck = [h in state.board.mud for h in state.rhex]
-            return
-        stuck = self.list_(self.data["stuck"], "'stuck'")
-        robot_names = list(state.names)
+        stuck = self.list("stuck", str)
         for x in stuck:
-            if x not in robot_names:
-                raise self.fail("'stuck'", f"unknown robot {x!r} (robots: {', '.join(robot_names)})")
-        state.stuck = [name in stuck for name in robot_names]
+            if x not in state.names:
+                raise self.fail("stuck", f"unknown robot {x!r} (robots: {', '.join(state.names)})")
+        state.stuck = [name in stuck for name in state.names]
 
     def _phase(self, state: TtbState) -> None:
-        d = self.data
-        phase = d.get("phase", "change")
-        if phase not in PHASES or phase == "run":
-            raise self.fail("'phase'", f"one of change, zap, blob, crystal, over; got {phase!r}")
-        state.phase = PHASES.index(phase)
-        if "changes_left" in d:
-            state.changes_left = self.int_(d["changes_left"], "'changes_left'")
-        else:
-            state.changes_left = state.first_turn_placements(state.active) or 1 if state.phase == CHANGE else 0
-        if "run" in d:
-            state.run_at = self._run_point(state, d["run"])
-        self._pending(state, d.get("pending"))
+        phases = [p for p in PHASES if p != "run"]
+        state.phase = PHASES.index(self.choice("phase", phases))
+        state.changes_left = self.int("changes_left")
+        state.run_at = self._run_point(state, self.object("run"))
+        self._pending(state, self.field("pending"))
         self._check_changes_left(state)
 
     def _check_changes_left(self, state: TtbState) -> None:
@@ -430,72 +344,48 @@ class _StateReader:
         else:
             allowed, why = [1], f"1 ({state.colours[c]} has not used its Double Modification)"
         if state.changes_left not in allowed:
-            raise self.fail("'changes_left'", f"must be {why}, got {state.changes_left}")
+            raise self.fail("changes_left", f"must be {why}, got {state.changes_left}")
 
-    def _run_point(self, state: TtbState, run: object) -> RunPoint:
-        if not isinstance(run, Mapping) or set(run) != {"robot", "slot", "op"} or run["robot"] not in ("A", "B"):
-            raise self.fail("'run'", f'expected {{"robot": "A" or "B", "slot": 0-2, "op": n}}, got {run!r}')
-        k = "AB".index(run["robot"])
-        slot, op = self.int_(run["slot"], "'run'.slot"), self.int_(run["op"], "'run'.op")
-        if k >= state.robots_per or not 0 <= slot <= SLOTS_PER_ROBOT or op < 0:
-            raise self.fail("'run'", f"no such point in the programs: {run!r}")
-        return RunPoint(k, slot, op)
+    def _run_point(self, state: TtbState, run: StateReader) -> RunPoint:
+        k = "AB".index(run.choice("robot", "AB"[: state.robots_per]))
+        return RunPoint(k, run.int("slot", 0, SLOTS_PER_ROBOT), run.int("op", 0, max(map(len, OPS_BY_TILE))))
 
     def _pending(self, state: TtbState, pending: object) -> None:
         state.target, state.entering = -1, 0
         if state.phase == ZAP:
-            names = list(state.names)
-            if not isinstance(pending, Mapping) or pending.get("robot") not in names:
-                raise self.fail("'pending'", f'a zap needs {{"robot": name}} (one of {", ".join(names)})')
-            state.target = names.index(pending["robot"])
+            if not isinstance(pending, Mapping) or pending.get("robot") not in state.names:
+                raise self.fail("pending", f'a zap needs {{"robot": name}} (one of {", ".join(state.names)})')
+            state.target = state.names.index(pending["robot"])
         elif state.phase == BLOB:
-            if not isinstance(pending, Mapping) or "blob" not in pending:
-                raise self.fail("'pending'", 'a Blob move needs {"blob": index in blobs}')
-            state.target = self.int_(pending["blob"], "'pending'.blob")
+            if not isinstance(pending, Mapping) or not isinstance(pending.get("blob"), int):
+                raise self.fail("pending", 'a Blob move needs {"blob": index in blobs}')
+            state.target = pending["blob"]
         elif state.phase == CRYSTAL:
             if not isinstance(pending, Mapping) or "crystal" not in pending:
-                raise self.fail("'pending'", 'a crystal entry needs {"crystal": name}')
-            state.entering = self.crystal(pending["crystal"], "'pending'.crystal")
+                raise self.fail("pending", 'a crystal entry needs {"crystal": name}')
+            state.entering = self.crystal(pending["crystal"], "pending.crystal")
         elif pending is not None:
-            raise self.fail("'pending'", f"null in phase {PHASES[state.phase]!r}")
-
-    def _unused(self, state: TtbState) -> None:
-        if "unused" in self.data:
-            value = self.data["unused"]
-            if not isinstance(value, Mapping) or set(value) != set(CRYSTAL_NAMES.values()):
-                raise self.fail("'unused'", f"a count for each of {list(CRYSTAL_NAMES.values())}")
-            state.unused = [self.int_(value[CRYSTAL_NAMES[v]], f"'unused'.{CRYSTAL_NAMES[v]}") for v in CRYSTAL_KINDS]
-            return
-        in_play = (
-            state.track
-            + list(state.ground.values())
-            + [v for v in state.rcargo if v]
-            + [v for dd in state.delivered for v in dd]
-            + ([state.entering] if state.entering else [])
-        )
-        state.unused = [CRYSTALS_PER_KIND - in_play.count(v) for v in CRYSTAL_KINDS]
+            raise self.fail("pending", f"null in phase {PHASES[state.phase]!r}")
 
     def _ending(self, state: TtbState) -> None:
-        d = self.data
-        if "victor" in d:
-            state.victor = -1 if d["victor"] is None else self.int_(d["victor"], "'victor'")
-        if state.victor >= 0:
-            self._check_victor(state)
-        if "end_reason" in d:
-            if not isinstance(d["end_reason"], str):
-                raise self.fail("'end_reason'", "a string")
-            state.end_reason = d["end_reason"]
+        victor = self.field("victor", int | None)
+        state.victor = -1 if victor is None else victor
+        state.end_reason = self.field("end_reason", str)
+        if victor is not None:
+            self._check_victor(state, victor)
+        if (state.phase == OVER) != bool(state.end_reason):
+            raise self.fail("end_reason", "why the game ended, exactly when the phase is 'over' (else empty)")
 
-    def _check_victor(self, state: TtbState) -> None:
+    def _check_victor(self, state: TtbState, seat: int) -> None:
         """A score victory: a seat whose crystals in Bases reached the target, in a game that is over."""
-        n, seat = state.num_players, state.victor
+        n = state.num_players
         target = state.score_target()
         if not 0 <= seat < n:
-            raise self.fail("'victor'", f"a seat 0-{n - 1} or null, got {seat}")
+            raise self.fail("victor", f"a seat 0-{n - 1} or null, got {seat}")
         if target is None:
-            raise self.fail("'victor'", "Team play has no score victory: null")
+            raise self.fail("victor", "Team play has no score victory: null")
         if state.phase != OVER:
-            raise self.fail("'victor'", f"a score victory ends the game: null in phase {PHASES[state.phase]!r}")
+            raise self.fail("victor", f"a score victory ends the game: null in phase {PHASES[state.phase]!r}")
         points = sum(sum(state.delivered[c]) for c in state.seat_colours(seat))
         if points < target:
-            raise self.fail("'victor'", f"seat {seat} has {points} points in Bases, short of the {target} that win")
+            raise self.fail("victor", f"seat {seat} has {points} points in Bases, short of the {target} that win")
