@@ -24,6 +24,8 @@ import httpx
 from engine import machine
 
 PORT = 18480
+#: Seconds before a request is given up (and counted as this long).
+TIMEOUT = 20.0
 
 
 def start(mode: str, database: Path, port: int) -> subprocess.Popen[bytes]:
@@ -48,14 +50,17 @@ def start(mode: str, database: Path, port: int) -> subprocess.Popen[bytes]:
 
 def person_round_trips(url: str, moves: int, seconds: float) -> list[float]:
     """Seconds per accepted move of a person playing TF22 against a random bot (first legal action)."""
-    with httpx.Client(base_url=url, timeout=60) as http:
+    with httpx.Client(base_url=url, timeout=TIMEOUT) as http:
         seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "random"}]
         made = http.post("/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": seats}).json()
         table, token = made["table"]["id"], made["tokens"]["0"]
         times: list[float] = []
         deadline = time.monotonic() + seconds
         while len(times) < moves and time.monotonic() < deadline:
-            state = http.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+            try:
+                state = http.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+            except httpx.TimeoutException:
+                continue
             if state["result"]:
                 made = http.post("/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": seats})
                 table, token = made.json()["table"]["id"], made.json()["tokens"]["0"]
@@ -65,7 +70,11 @@ def person_round_trips(url: str, moves: int, seconds: float) -> list[float]:
                 continue
             body = {"seat": 0, "token": token, "action": state["legal"][0], "after": state["moves"]}
             tick = time.perf_counter()
-            res = http.post(f"/api/tables/{table}/moves", json=body)
+            try:
+                res = http.post(f"/api/tables/{table}/moves", json=body)
+            except httpx.TimeoutException:
+                times.append(TIMEOUT)  # counted at the timeout: the real time is longer
+                continue
             if res.status_code == 200:
                 times.append(time.perf_counter() - tick)
         return times
@@ -79,7 +88,7 @@ def measure(mode: str, bot_tables: int, moves: int, seconds: float) -> list[floa
             hard = {"kind": "bot", "difficulty": "ismcts:hard"}
             for _ in range(bot_tables):
                 body = {"game": "tf22-reload", "num_players": 4, "seats": [hard] * 4}
-                assert httpx.post(f"{url}/api/tables", json=body, timeout=30).status_code == 201
+                assert httpx.post(f"{url}/api/tables", json=body, timeout=120).status_code == 201
             time.sleep(1.0)
             return person_round_trips(url, moves, seconds)
         finally:

@@ -50,7 +50,7 @@ class Quotas:
     #: Seconds of bot thinking one owner's tables may use per hour.
     seconds_per_hour: float = 1800.0
     #: Longest a worker thinks for one decision (search agents are cut there).
-    think_seconds: float = 5.0
+    think_seconds: float = 2.0
 
     @classmethod
     def from_env(cls) -> Quotas:
@@ -82,7 +82,8 @@ class QueuedBots:
         while True:
             version = len(live.moves)
             try:
-                await asyncio.to_thread(self.queue.enqueue, live.id, version, self.delay)
+                all_bots = all(live.is_bot(s.seat) for s in live.row.seats)
+                await asyncio.to_thread(self.queue.enqueue, live.id, version, self.delay, all_bots)
             except Exception:
                 failures += 1
                 log.exception("queueing the bots of table %s failed (attempt %d)", live.id, failures)
@@ -176,40 +177,47 @@ def mode_of(value: str | None) -> str:
     return mode
 
 
-class LocalWorker:
-    """The worker subprocess a web process starts in ``spawn`` mode (restarted if it dies)."""
+class LocalWorkers:
+    """The worker subprocesses a web process starts in ``spawn`` mode (each restarted if it dies).
+
+    Two: one for every table (people's first), and one kept for tables with people, so that all-bot
+    tables thinking hard never make a person wait for their own bot.
+    """
 
     def __init__(self, database: str, schema: str | None, server_url: str, secret: str) -> None:
-        self.cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server_url, "--exit-with-parent"]
+        cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server_url, "--exit-with-parent"]
         if schema:
-            self.cmd += ["--schema", schema]
+            cmd += ["--schema", schema]
+        self.cmds = [cmd, [*cmd, "--people-only"]]
         # the database URL (it may hold a password) and the secret go by environment, never on a command line
         self.env = {**os.environ, "ROBOTABLE_DATABASE": database, "ROBOTABLE_WORKER_SECRET": secret}
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.task: asyncio.Task[None] | None = None
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self._keep_running())
+        self.tasks = [asyncio.create_task(self._keep_running(i)) for i in range(len(self.cmds))]
 
-    async def _keep_running(self) -> None:
+    async def _keep_running(self, i: int) -> None:
         while True:
-            self.proc = subprocess.Popen(self.cmd, env=self.env)
-            while self.proc.poll() is None:
+            proc = self.procs[i] = subprocess.Popen(self.cmds[i], env=self.env)
+            while proc.poll() is None:
                 await asyncio.sleep(0.5)
-            log.warning("the bot worker exited with %s; starting another", self.proc.returncode)
+            log.warning("a bot worker exited with %s; starting another", proc.returncode)
             await asyncio.sleep(1.0)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        for task in self.tasks:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await self.task
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
+                await task
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs.values():
             try:
-                await asyncio.to_thread(self.proc.wait, 10)
+                await asyncio.to_thread(proc.wait, 10)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                proc.kill()
 
 
 async def install(app: Any, manager: Any, mode: str, database: str, schema: str | None, self_url: str | None) -> Any:
@@ -226,6 +234,6 @@ async def install(app: Any, manager: Any, mode: str, database: str, schema: str 
             raise ApiError("--bots external needs ROBOTABLE_WORKER_SECRET, shared with the workers")
         return None
     app.state.worker_secret = app.state.worker_secret or secrets.token_urlsafe(24)
-    worker = LocalWorker(database, schema, self_url or "http://127.0.0.1:8000", app.state.worker_secret)
+    worker = LocalWorkers(database, schema, self_url or "http://127.0.0.1:8000", app.state.worker_secret)
     worker.start()
     return worker

@@ -6,10 +6,10 @@ pending, the move count it is for, when it is due, and the lease of the worker t
 
 - Web processes :meth:`BotQueue.enqueue` a turn when bots are to move (after a person's move, a
   hand-over, a start-up resume, or a bot move that leaves bots to move).
-- Workers :meth:`BotQueue.claim` the oldest due turn: on PostgreSQL ``SELECT ... FOR UPDATE SKIP
-  LOCKED``, then a conditional update setting a lease (which is all SQLite needs: its writes are
-  serialised). A worker renews its lease while it thinks; a killed worker's lease runs out and another
-  worker claims the turn.
+- Workers :meth:`BotQueue.claim` the oldest due turn (tables with people first): on PostgreSQL
+  ``SELECT ... FOR UPDATE SKIP LOCKED``, then a conditional update setting a lease (which is all SQLite
+  needs: its writes are serialised). A worker renews its lease while it thinks; a killed worker's lease
+  runs out and another worker claims the turn.
 - When the moves are in (or the table moved on without them) the worker calls :meth:`finish`; a failure
   :meth:`retry` s the turn later with exponential backoff: a table is never dropped.
 
@@ -110,13 +110,21 @@ class BotQueue:
                     )
                 )
 
-    def enqueue(self, table_id: str, version: int, delay: float = 0.0) -> None:
+    def enqueue(self, table_id: str, version: int, delay: float = 0.0, all_bots: bool = False) -> None:
         """Bots are to move at move count ``version``: due after ``delay`` seconds.
 
         The version is a hint (an undo may lower it): the worker reads the table's stored move count.
+        Turns of tables with people (``all_bots`` false) are taken before those of all-bot tables.
         """
         due = now() + timedelta(seconds=delay)
-        values = {"pending": True, "version": version, "due_at": due, "attempts": 0, "last_error": None}
+        values = {
+            "pending": True,
+            "version": version,
+            "due_at": due,
+            "attempts": 0,
+            "last_error": None,
+            "all_bots": all_bots,
+        }
         for _ in range(2):  # an insert racing another process's insert becomes an update
             try:
                 with self.storage.transaction() as conn:
@@ -154,16 +162,23 @@ class BotQueue:
 
     # -- workers ------------------------------------------------------------------------------------
 
-    def claim(self, worker: str, lease: float) -> Turn | None:
-        """Take the oldest due turn whose lease is free (or ran out); None if there is none."""
+    def claim(self, worker: str, lease: float, people_only: bool = False) -> Turn | None:
+        """Take the oldest due turn whose lease is free (or ran out); None if there is none.
+
+        ``people_only``: only turns of tables with people (a worker kept for them, so all-bot tables
+        never make a person wait).
+        """
         stamp = now()
         free = or_(bot_turns.c.lease_until.is_(None), bot_turns.c.lease_until < stamp)
+        wanted = [bot_turns.c.pending.is_(True), bot_turns.c.due_at <= stamp, free]
+        if people_only:
+            wanted.append(bot_turns.c.all_bots.is_(False))
         with self.storage.transaction() as conn:
             row = (
                 conn.execute(
                     select(bot_turns)
-                    .where(bot_turns.c.pending.is_(True), bot_turns.c.due_at <= stamp, free)
-                    .order_by(bot_turns.c.due_at)
+                    .where(*wanted)
+                    .order_by(bot_turns.c.all_bots, bot_turns.c.due_at)  # people waiting first
                     .limit(1)
                     .with_for_update(skip_locked=True)
                 )

@@ -50,6 +50,7 @@ class Worker:
         poll: float = 0.1,
         seconds_per_hour: float = 1800.0,
         name: str | None = None,
+        people_only: bool = False,
     ) -> None:
         self.storage = storage
         self.queue = BotQueue(storage)
@@ -58,6 +59,7 @@ class Worker:
         self.lease = lease
         self.poll = poll
         self.seconds_per_hour = seconds_per_hour
+        self.people_only = people_only
         self.name = name or f"{os.uname().nodename}-{os.getpid()}-{secrets.token_hex(2)}"
         self.states: OrderedDict[str, tuple[list[MoveRow], State]] = OrderedDict()
         self.stopping = threading.Event()
@@ -78,7 +80,7 @@ class Worker:
     def step(self) -> bool:
         """Take and play one turn; False if there was none (or the database is unreachable)."""
         try:
-            turn = self.queue.claim(self.name, self.lease)
+            turn = self.queue.claim(self.name, self.lease, self.people_only)
         except Exception as exc:
             self.failures += 1
             log.warning("cannot reach the queue (%s); retrying", type(exc).__name__)
@@ -183,6 +185,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--think", type=float, default=None, help="seconds a bot may think per decision")
     parser.add_argument("--lease", type=float, default=15.0, help="seconds a claimed turn stays this worker's")
+    parser.add_argument(
+        "--people-only", action="store_true", help="take only turns of tables with people (never all-bot tables)"
+    )
     parser.add_argument("--exit-with-parent", action="store_true", help="stop when the starting process is gone")
     args = parser.parse_args(argv)
     secret = os.environ.get("ROBOTABLE_WORKER_SECRET")
@@ -200,6 +205,7 @@ def main(argv: list[str] | None = None) -> None:
         think_seconds=args.think if args.think is not None else quotas.think_seconds,
         lease=args.lease,
         seconds_per_hour=quotas.seconds_per_hour,
+        people_only=args.people_only,
     )
     if args.exit_with_parent:
         worker.parent = os.getppid()

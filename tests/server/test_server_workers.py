@@ -193,14 +193,15 @@ def workers_of(server: Any) -> list[bytes]:
 def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, create_table: Any) -> None:
     server = server_factory(bot_delay=0.02)  # python -m robotable.server: --bots spawn by default
     worker_pids = workers_of(server)
-    assert len(worker_pids) == 1
+    assert len(worker_pids) == 2  # one for every table, one kept for tables with people
     made = create_table(server, [HUMAN, {"kind": "bot", "difficulty": "random"}])
     table, token = made["table"]["id"], made["tokens"][0]
     body = {"seat": 0, "token": token, "action": {"type": "play", "value": 5}}
     assert server.api("POST", f"/api/tables/{table}/moves", json=body).status_code == 200
     wait_for(lambda: moves_of(server, table) >= 2, what="the spawned worker's move")
-    os.kill(int(worker_pids[0]), signal.SIGKILL)  # the server starts another
-    wait_for(lambda: workers_of(server) not in ([], worker_pids), what="a new worker")
+    for pid in worker_pids:
+        os.kill(int(pid), signal.SIGKILL)  # the server starts others
+    wait_for(lambda: len(set(workers_of(server)) - set(worker_pids)) == 2, what="new workers")
     bot_moves = 0
 
     def person_plays() -> bool:
@@ -216,6 +217,28 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
     server.kill()
     gone = lambda: subprocess.run(["pgrep", "-f", f"--server {server.url}"], capture_output=True).returncode != 0  # noqa: E731
     wait_for(gone, 15, "the worker to stop with its server")
+
+
+def test_people_are_served_first_and_a_worker_can_be_kept_for_them(tmp_path: Path) -> None:
+    queue = BotQueue(Storage(f"sqlite:///{tmp_path / 'queue.db'}"))
+    try:
+        queue.enqueue("allbots", 3, all_bots=True)
+        queue.enqueue("people", 5, all_bots=False)  # queued later, taken first
+        assert queue.claim("kept", 5.0, people_only=True).table_id == "people"
+        assert queue.claim("kept", 5.0, people_only=True) is None  # never an all-bot table
+        turn = queue.claim("any", 5.0)
+        assert (turn.table_id, turn.version, turn.attempts) == ("allbots", 3, 1)
+        assert queue.claim("other", 5.0) is None  # leased
+        assert queue.retry(turn, "any", "OperationalError: server closed the connection") == 0.25
+        assert queue.pending("allbots")["last_error"].startswith("OperationalError")
+        assert queue.claim("other", 5.0) is None  # not due yet: backoff
+        time.sleep(0.3)
+        again = queue.claim("other", 5.0)
+        assert (again.table_id, again.attempts) == ("allbots", 2)
+        queue.finish(again, "other")
+        assert queue.pending("allbots")["pending"] is False
+    finally:
+        queue.storage.close()
 
 
 def test_bot_quotas_refuse_with_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
