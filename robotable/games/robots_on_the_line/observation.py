@@ -108,50 +108,80 @@ class RotlObservation(ObservationEncoder):
         out: dict[int, float] = {}
         num = view["num_players"]
         me = 0 if seat is None else seat
-        places = len(PART_PLACES)
-        part_at, torso_at = self.part.offset, self.torso.offset
+        self._table_parts(out, view)
+        for sale in view["sales"]:
+            self._sale(out, sale, (sale["seat"] - me) % num)
+        for p in view["players"]:
+            self._player(out, p, (p["seat"] - me) % num)
+        self._piles(out, view)
+        self._buyers(out, view["buyers"])
+        for s in view["to_act"]:
+            out[self.to_act.offset + (s - me) % num] = 1.0
+        if view["phase"] != "over":
+            out[self.turn.offset + (view["turn"] - me) % num] = 1.0
+        if seat is not None:
+            out[self.seat_number.offset + seat] = 1.0
+        out[self.phase.offset + PHASES.index(view["phase"])] = 1.0
+        for b, bit in enumerate(binary(view["turn_number"], TURN_BITS)):
+            if bit:
+                out[self.turn_number.offset + b] = 1.0
+        self._this_turn(out, view["this_turn"])
+        self._offers(out, view["offers"], me, num)
+        self._variant(out, view["options"])
+        return out
 
-        def part(name: str, place: int) -> None:
-            out[part_at + PART_IDS[name] * places + place] = 1.0
+    def _part(self, out: dict[int, float], name: str, place: int) -> None:
+        out[self.part.offset + PART_IDS[name] * len(PART_PLACES) + place] = 1.0
 
+    def _torso(self, out: dict[int, float], name: str, place: int) -> None:
+        out[self.torso.offset + TORSO_IDS[name] * len(TORSO_PLACES) + place] = 1.0
+
+    def _table_parts(self, out: dict[int, float], view: Mapping[str, Any]) -> None:
+        """Parts on the lines, in the junk piles (and their tops) and with the Bargain Hunter; torsos in
+        the stack (and its top)."""
         for line, spaces in enumerate(view["lines"]):
             for space, name in enumerate(spaces):
                 if name is not None:
-                    part(name, line * SPACES + space)
+                    self._part(out, name, line * SPACES + space)
         for j, pile in enumerate(view["junk_piles"]):
             for name in pile:
-                part(name, _JUNK + j)
+                self._part(out, name, _JUNK + j)
             if pile:
-                part(pile[-1], _TOP + j)
+                self._part(out, pile[-1], _TOP + j)
         for name in view["bargain_hunter_parts"]:
-            part(name, _HUNTER)
-        for sale in view["sales"]:
-            k = (sale["seat"] - me) % num
-            for name in [item[0] for item in sale["layout"]] + sale["batteries"] + sale["magnets"]:
-                if name in PART_IDS:
-                    part(name, _SOLD + k)
-            i = self.sold_to.offset + k * len(BUYERS) + BUYER_IDS[sale["buyer"]]
-            out[i] = out.get(i, 0.0) + 1.0 / ROBOTS_TO_END
-        for p in view["players"]:
-            k = (p["seat"] - me) % num
-            for name in p["hand"]:
-                part(name, _HAND + k)
-            if p["torso"] is not None:
-                out[torso_at + TORSO_IDS[p["torso"]] * len(TORSO_PLACES) + k] = 1.0
-            out[self.present.offset + k] = 1.0
-            for plane, value, top in (
-                (self.money, p["money"], MAX_MONEY),
-                (self.unknown, p["unknown_parts"], MAX_HAND),
-                (self.magnets, p["magnets"], 4),
-                (self.sold, p["robots_sold"], ROBOTS_TO_END),
-            ):
-                if value:
-                    out[plane.offset + k] = scaled(value, top)
+            self._part(out, name, _HUNTER)
         stack = view["torso_stack"]
         for name in stack["torsos"]:
-            out[torso_at + TORSO_IDS[name] * len(TORSO_PLACES) + MAX_SEATS] = 1.0
+            self._torso(out, name, MAX_SEATS)
         if stack["top"] is not None:
-            out[torso_at + TORSO_IDS[stack["top"]] * len(TORSO_PLACES) + MAX_SEATS + 1] = 1.0
+            self._torso(out, stack["top"], MAX_SEATS + 1)
+
+    def _sale(self, out: dict[int, float], sale: Mapping[str, Any], k: int) -> None:
+        """A robot sold by the seat ``k`` after the observing one: its parts, and to which buyer."""
+        for name in [item[0] for item in sale["layout"]] + sale["batteries"] + sale["magnets"]:
+            if name in PART_IDS:
+                self._part(out, name, _SOLD + k)
+        i = self.sold_to.offset + k * len(BUYERS) + BUYER_IDS[sale["buyer"]]
+        out[i] = out.get(i, 0.0) + 1.0 / ROBOTS_TO_END
+
+    def _player(self, out: dict[int, float], p: Mapping[str, Any], k: int) -> None:
+        """The seat ``k`` after the observing one: hand (as far as the table has seen it), torso, money..."""
+        for name in p["hand"]:
+            self._part(out, name, _HAND + k)
+        if p["torso"] is not None:
+            self._torso(out, p["torso"], k)
+        out[self.present.offset + k] = 1.0
+        for plane, value, top in (
+            (self.money, p["money"], MAX_MONEY),
+            (self.unknown, p["unknown_parts"], MAX_HAND),
+            (self.magnets, p["magnets"], 4),
+            (self.sold, p["robots_sold"], ROBOTS_TO_END),
+        ):
+            if value:
+                out[plane.offset + k] = scaled(value, top)
+
+    def _piles(self, out: dict[int, float], view: Mapping[str, Any]) -> None:
+        """Switches, draw piles, maintenance tiles and the Bargain Hunter's featured kind."""
         for line, switches in enumerate(view["switches"]):
             for j, state in enumerate(switches):
                 if state == "on":
@@ -168,32 +198,18 @@ class RotlObservation(ObservationEncoder):
         featured = view["bargain_hunter"]["featured"]
         if featured in HUNTER_KINDS:
             out[self.featured.offset + HUNTER_KINDS.index(featured)] = 1.0
-        self._buyers(out, view["buyers"])
-        for s in view["to_act"]:
-            out[self.to_act.offset + (s - me) % num] = 1.0
-        if view["phase"] != "over":
-            out[self.turn.offset + (view["turn"] - me) % num] = 1.0
-        if seat is not None:
-            out[self.seat_number.offset + seat] = 1.0
-        out[self.phase.offset + PHASES.index(view["phase"])] = 1.0
-        for b, bit in enumerate(binary(view["turn_number"], TURN_BITS)):
-            if bit:
-                out[self.turn_number.offset + b] = 1.0
-        self._this_turn(out, view["this_turn"])
-        self._offers(out, view["offers"], me, num)
-        options = view["options"]
-        for j, value in enumerate(
-            (
-                options["on_off_variant"],
-                options["three_new_tiles"],
-                options["family"],
-                scaled(options["line_resets"], 4),
-                scaled(options["switch_flips"], 4),
-            )
-        ):
+
+    def _variant(self, out: dict[int, float], options: Mapping[str, Any]) -> None:
+        values = (
+            options["on_off_variant"],
+            options["three_new_tiles"],
+            options["family"],
+            scaled(options["line_resets"], 4),
+            scaled(options["switch_flips"], 4),
+        )
+        for j, value in enumerate(values):
             if value:
                 out[self.variant.offset + j] = float(value)
-        return out
 
     def _buyers(self, out: dict[int, float], buyers: list[Mapping[str, Any]]) -> None:
         for slot, buyer in enumerate(buyers):

@@ -89,51 +89,58 @@ class Tf22Observation(ObservationEncoder):
         num = view["num_players"]
         me = 0 if seat is None else seat
         out: dict[int, float] = {}
-        nv, na, step = len(RCU_VALUES), len(ACTIONS), 1.0 / MAX_COPIES
-        ship, cc = self.ship.offset, self.cc.offset
         for p in view["players"]:
-            k = (p["seat"] - me) % num
-            out[self.present.offset + k] = 1.0
-            at = self.hand.offset + k * nv - 1
-            for value in p["hand"]:
-                out[at + value] = 1.0
-            at = self.discard.offset + k * nv - 1
-            for value in p["discard"]:
-                out[at + value] = 1.0
-            if p["chipcards"]:
-                out[self.chips.offset + k] = scaled(p["chipcards"], CHIPCARDS)
-            for slot, stack in enumerate(p["ship"]):
-                at = ship + (k * MAX_SLOTS + slot) * NUM_COLOURS
-                for colour in stack:
-                    out[at + _COLOUR[colour]] = 1.0
-            at = cc + k * NUM_COLOURS * VALUES
-            for colour, value in p["cc_pile"]:
-                i = at + _COLOUR[colour] * VALUES + value
-                out[i] = out.get(i, 0.0) + step
-            scores = p["scores"]
-            for j, key in enumerate(("round_1", "round_2", "bonus")):
-                if scores[key]:
-                    out[self.scores.offset + 3 * k + j] = scaled(scores[key], MAX_SCORE)
-            if p["has_chosen"]:
-                out[self.chosen.offset + k] = 1.0
-            if k == 0 and p.get("choice"):
-                out[self.own_choice.offset + _choice_index(p["choice"])] = 1.0
+            self._player(out, p, (p["seat"] - me) % num)
         if seat is not None:
             out[self.seat_number.offset + seat] = 1.0
         for s in view["to_act"]:
             out[self.to_act.offset + (s - me) % num] = 1.0
-        last = view.get("last_battle")
-        if last:
-            for s, choice in enumerate(last["choices"]):
-                out[self.last_choice.offset + ((s - me) % num) * na + _choice_index(choice)] = 1.0
-            role = self.last_role.offset
-            if last.get("winner") is not None:
-                out[role + 3 * ((last["winner"] - me) % num)] = 1.0
-            for s in last.get("tied", []):
-                out[role + 3 * ((s - me) % num) + 1] = 1.0
-            for s in last.get("neutralized", []):
-                out[role + 3 * ((s - me) % num) + 2] = 1.0
-            self._cards(out, self.last_cards.offset, last["cards"])
+        if view.get("last_battle"):
+            self._last_battle(out, view["last_battle"], me, num)
+        self._table(out, view, me, num)
+        return out
+
+    def _player(self, out: dict[int, float], p: Mapping[str, Any], k: int) -> None:
+        """The planes of one seat, ``k`` seats after the observing one."""
+        nv = len(RCU_VALUES)
+        out[self.present.offset + k] = 1.0
+        at = self.hand.offset + k * nv - 1
+        for value in p["hand"]:
+            out[at + value] = 1.0
+        at = self.discard.offset + k * nv - 1
+        for value in p["discard"]:
+            out[at + value] = 1.0
+        if p["chipcards"]:
+            out[self.chips.offset + k] = scaled(p["chipcards"], CHIPCARDS)
+        for slot, stack in enumerate(p["ship"]):
+            at = self.ship.offset + (k * MAX_SLOTS + slot) * NUM_COLOURS
+            for colour in stack:
+                out[at + _COLOUR[colour]] = 1.0
+        self._counts(out, self.cc.offset + k * NUM_COLOURS * VALUES, p["cc_pile"])
+        scores = p["scores"]
+        for j, key in enumerate(("round_1", "round_2", "bonus")):
+            if scores[key]:
+                out[self.scores.offset + 3 * k + j] = scaled(scores[key], MAX_SCORE)
+        if p["has_chosen"]:
+            out[self.chosen.offset + k] = 1.0
+        if k == 0 and p.get("choice"):
+            out[self.own_choice.offset + _choice_index(p["choice"])] = 1.0
+
+    def _last_battle(self, out: dict[int, float], last: Mapping[str, Any], me: int, num: int) -> None:
+        """The last battle: each seat's revealed choice, who won, tied or was neutralized, its cards."""
+        for s, choice in enumerate(last["choices"]):
+            out[self.last_choice.offset + ((s - me) % num) * len(ACTIONS) + _choice_index(choice)] = 1.0
+        role = self.last_role.offset
+        if last.get("winner") is not None:
+            out[role + 3 * ((last["winner"] - me) % num)] = 1.0
+        for s in last.get("tied", []):
+            out[role + 3 * ((s - me) % num) + 1] = 1.0
+        for s in last.get("neutralized", []):
+            out[role + 3 * ((s - me) % num) + 2] = 1.0
+        self._cards(out, self.last_cards.offset, last["cards"])
+
+    def _table(self, out: dict[int, float], view: Mapping[str, Any], me: int, num: int) -> None:
+        """Round, battle, phase, the stack, this battle's cards and colours, set-aside cards, stocks."""
         out[self.round.offset + view["round"] - 1] = 1.0
         if 1 <= view["battle"] <= BATTLES:
             out[self.battle.offset + view["battle"] - 1] = 1.0
@@ -141,21 +148,25 @@ class Tf22Observation(ObservationEncoder):
         if view["deck_count"]:
             out[self.deck.offset] = scaled(view["deck_count"], len(DECK))
         self._cards(out, self.revealed.offset, view["revealed"])
-        if view["battle_colour"] is not None:
-            out[self.battle_colour.offset + _COLOUR[view["battle_colour"]]] = 1.0
-        if view["activated"] is not None:
-            out[self.activated.offset + _COLOUR[view["activated"]]] = 1.0
+        for plane, colour in ((self.battle_colour, view["battle_colour"]), (self.activated, view["activated"])):
+            if colour is not None:
+                out[plane.offset + _COLOUR[colour]] = 1.0
         if view["winner"] is not None:
             out[self.winner.offset + (view["winner"] - me) % num] = 1.0
-        for colour, value in view["set_aside"]:
-            i = self.set_aside.offset + _COLOUR[colour] * VALUES + value
-            out[i] = out.get(i, 0.0) + step
+        self._counts(out, self.set_aside.offset, view["set_aside"])
         for colour, count in view["stock"].items():
             if count:
                 out[self.stock.offset + _COLOUR[colour]] = scaled(count, CONTAINERS_PER_COLOUR)
         if view["chipcard_stock"]:
             out[self.chip_stock.offset] = scaled(view["chipcard_stock"], CHIPCARDS)
-        return out
+
+    @staticmethod
+    def _counts(out: dict[int, float], at: int, cards: list[Any]) -> None:
+        """Cards counted by (colour, face value), each copy adding ``1 / MAX_COPIES``."""
+        step = 1.0 / MAX_COPIES
+        for colour, value in cards:
+            i = at + _COLOUR[colour] * VALUES + value
+            out[i] = out.get(i, 0.0) + step
 
     @staticmethod
     def _cards(out: dict[int, float], at: int, cards: list[Any]) -> None:

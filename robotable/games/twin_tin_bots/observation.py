@@ -49,6 +49,11 @@ _CRYSTAL = {CRYSTAL_NAMES[v]: i for i, v in enumerate(CRYSTAL_KINDS)}
 _NAME = {name: i for i, name in enumerate(COLOUR_NAMES)}
 
 
+def _cell(h: list[int]) -> int:
+    """The flat cell of a hex ``[q, r]`` in a ``GRID x GRID`` plane."""
+    return (h[0] + RADIUS) * GRID + h[1] + RADIUS
+
+
 class TtbObservation(ObservationEncoder):
     """The planes of Twin Tin Bots (see the module docstring)."""
 
@@ -100,52 +105,65 @@ class TtbObservation(ObservationEncoder):
         self.variant = self.plane("variant", (3,), "simplified, advanced 2-player, team play")
 
     def features(self, view: Mapping[str, Any], seat: int | None) -> dict[int, float]:
-        out: dict[int, float] = {}
+        out: dict[int, float] = dict(self._board(view["radius"]))
         colours = view["colours"]
-        num_colours = len(colours)
         seats = view["num_players"]
         me = 0 if seat is None else seat
         mine = [i for i, entry in enumerate(colours) if entry["seat"] == seat]
         c0 = mine[0] if mine else 0
-        my_team = colours[c0]["team"]
-        index = {entry["colour"]: (i - c0) % num_colours for i, entry in enumerate(colours)}
+        index = {entry["colour"]: (i - c0) % len(colours) for i, entry in enumerate(colours)}
+        robot_of = self._pieces(out, view, index)
+        self._pending(out, view, robot_of)
+        for entry in colours:
+            self._colour(out, entry, index[entry["colour"]], me, seats, colours[c0]["team"], _cell)
+        self._turn(out, view, index)
+        for s in view["to_act"]:
+            out[self.to_act.offset + (s - me) % seats] = 1.0
+        if seat is not None:
+            out[self.seat_number.offset + seat] = 1.0
+        for j, key in enumerate(("simplified", "advanced_2p", "team_play")):
+            if view["options"].get(key):
+                out[self.variant.offset + j] = 1.0
+        return out
+
+    def _pieces(self, out: dict[int, float], view: Mapping[str, Any], index: Mapping[str, int]) -> dict[str, int]:
+        """Robots (hex, facing, cargo), crystals and the variant tokens; returns each robot's number."""
         cells = GRID * GRID
-        radius = view["radius"]
-
-        def cell(h: list[int]) -> int:
-            return (h[0] + RADIUS) * GRID + h[1] + RADIUS
-
-        out.update(self._board(radius))
         robot_of: dict[str, int] = {}
         for entry in view["robots"]:
             name = entry["robot"]
             rid = 2 * index[entry["colour"]] + (0 if name.endswith("A") else 1)
             robot_of[name] = rid
-            out[self.robot.offset + rid * cells + cell(entry["hex"])] = 1.0
+            out[self.robot.offset + rid * cells + _cell(entry["hex"])] = 1.0
             out[self.facing.offset + rid * len(FACING_NAMES) + _FACING[entry["facing"]]] = 1.0
             if entry["cargo"]:
                 out[self.cargo.offset + rid * len(CRYSTAL_KINDS) + _CRYSTAL[entry["cargo"]]] = 1.0
         for item in view["crystals"]:
-            out[self.crystal.offset + _CRYSTAL[item["crystal"]] * cells + cell(item["hex"])] = 1.0
+            out[self.crystal.offset + _CRYSTAL[item["crystal"]] * cells + _cell(item["hex"])] = 1.0
         for key, plane in (("rocks", self.rock), ("mud", self.mud), ("blobs", self.blob)):
             for h in view[key]:
-                out[plane.offset + cell(h)] = 1.0
+                out[plane.offset + _cell(h)] = 1.0
         for j, (a, b) in enumerate(view["teleporters"]):
-            out[self.teleporter.offset + j * cells + cell(a)] = 1.0
-            out[self.teleporter.offset + j * cells + cell(b)] = 1.0
+            out[self.teleporter.offset + j * cells + _cell(a)] = 1.0
+            out[self.teleporter.offset + j * cells + _cell(b)] = 1.0
+        return robot_of
+
+    def _pending(self, out: dict[int, float], view: Mapping[str, Any], robot_of: Mapping[str, int]) -> None:
+        """The decision the rules wait for (crystal entry hexes, the Blob, the zapped robot), the running robot."""
         pending = view["pending"]
         if pending is not None:
             if pending["type"] == "crystal":
                 for h in pending["hexes"]:
-                    out[self.entry.offset + cell(h)] = 1.0
+                    out[self.entry.offset + _cell(h)] = 1.0
             elif pending["type"] == "blob":
-                out[self.blob_pending.offset + cell(pending["hex"])] = 1.0
+                out[self.blob_pending.offset + _cell(pending["hex"])] = 1.0
             elif pending["type"] == "zap":
                 out[self.zap_target.offset + robot_of[pending["robot"]]] = 1.0
         if view["running"] is not None:
             out[self.running.offset + robot_of[view["running"]]] = 1.0
-        for entry in colours:
-            self._colour(out, entry, index[entry["colour"]], me, seats, my_team, cell)
+
+    def _turn(self, out: dict[int, float], view: Mapping[str, Any], index: Mapping[str, int]) -> None:
+        """Turn order, active and first colour, track, stack, round, countdown, phase, changes, target."""
         for place, name in enumerate(view["turn_order"]):
             out[self.turn_order.offset + index[name] * MAX_COLOURS + place] = 1.0
         out[self.active.offset + index[view["active"]]] = 1.0
@@ -165,14 +183,6 @@ class TtbObservation(ObservationEncoder):
         out[self.changes.offset + min(view["changes_left"], 2)] = 1.0
         if view["score_victory"]:
             out[self.victory.offset] = scaled(view["score_victory"], MAX_POINTS)
-        for s in view["to_act"]:
-            out[self.to_act.offset + (s - me) % seats] = 1.0
-        if seat is not None:
-            out[self.seat_number.offset + seat] = 1.0
-        for j, key in enumerate(("simplified", "advanced_2p", "team_play")):
-            if view["options"].get(key):
-                out[self.variant.offset + j] = 1.0
-        return out
 
     def _board(self, radius: int) -> dict[int, float]:
         """The ``board`` plane's features for a board of ``radius`` (remembered)."""
