@@ -25,7 +25,7 @@ from .orders import (
     UNLOAD,
     ZAP,
 )
-from .phases import RUN, RunPoint
+from .phases import RUN, START, RunPoint
 from .turns import end_turn
 
 if TYPE_CHECKING:
@@ -39,47 +39,47 @@ def start_run(st: TtbState, events: list[Event]) -> None:
     """End the programming step: the active colour's programs start running with robot A."""
     st.changes_left = 0
     st.phase = RUN
+    st.run_at = START
     begin_robot(st, 0, events)
 
 
 def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
     """Robot ``k`` of the active colour starts its program. (Mud is not checked again here: a robot is
     stuck at the start of the turn or on entering Mud, and one ignored Forward frees it for the turn.)"""
-    st.run_at = RunPoint(k, 0, 0)
     events.append(run_event(st.names[st.active * st.robots_per + k]))
 
 
 def run(st: TtbState, events: list[Event]) -> None:
-    """Run the active colour's programs from ``st.run_at`` until the turn ends or a decision is pending."""
+    """Run the active colour's programs from ``st.run_at`` until the turn ends or a decision is pending:
+    each robot's slots left to right, each tile's operations in order. A Forward 2x or 3x whose step
+    could not move ends there."""
     c = st.active
     prog = st.programs[c]
-    rp = st.robots_per
-    k, slot, op = st.run_at
+    k, first_slot, op = st.run_at
     while True:
-        if slot >= SLOTS_PER_ROBOT:
-            if k + 1 >= rp:
-                st.run_at = RunPoint(k, slot, 0)
-                end_turn(st, events)
-                return
-            k, slot, op = k + 1, 0, 0
-            begin_robot(st, k, events)
-            continue
-        tile = prog[k * SLOTS_PER_ROBOT + slot]
-        ops = OPS_BY_TILE[tile] if tile >= 0 else ()
-        if op >= len(ops):
-            slot, op = slot + 1, 0
-            continue
-        rid = c * rp + k
-        if op == 0:
-            events.append(order_event(st.names[rid], slot, TILE_NAMES[tile]))
-        operation = ops[op]
-        op += 1
-        moved = _OPERATIONS[operation](st, rid, operation, events)
-        if st.phase != RUN:
-            st.run_at = RunPoint(k, slot, op)
+        rid = c * st.robots_per + k
+        name = st.names[rid]
+        for slot in range(first_slot, SLOTS_PER_ROBOT):
+            tile = prog[k * SLOTS_PER_ROBOT + slot]
+            ops = OPS_BY_TILE[tile] if tile >= 0 else ()
+            while op < len(ops):
+                if op == 0:
+                    events.append(order_event(name, slot, TILE_NAMES[tile]))
+                operation = ops[op]
+                op += 1
+                moved = _OPERATIONS[operation](st, rid, operation, events)
+                if st.phase != RUN:
+                    st.run_at = RunPoint(k, slot, op)
+                    return
+                if not moved and tile in CHAINED_STEPS:
+                    break
+            op = 0
+        if k + 1 >= st.robots_per:
+            st.run_at = RunPoint(k, SLOTS_PER_ROBOT, 0)
+            end_turn(st, events)
             return
-        if not moved and tile in CHAINED_STEPS:
-            op = len(ops)
+        k, first_slot = k + 1, 0
+        begin_robot(st, k, events)
 
 
 def perform(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
