@@ -24,7 +24,7 @@ from robotable.core import Event
 from .board import GROUND, ROBOT, Board, Thing
 from .components import CRYSTAL_NAMES, Tile
 from .events import blocked_event, move_event, mud_event
-from .hexgrid import FACING_NAMES, OFFSETS, Hex
+from .hexgrid import FACING_NAMES, Hex, neighbour
 
 if TYPE_CHECKING:
     from .state import TtbState
@@ -36,19 +36,23 @@ _DASH = int(Tile.DASH)
 # -- the rules of movement, as functions of the position --------------------------------------------
 
 
-def next_hex(board: Board, h: Hex, d: int) -> Hex | None:
-    """Where something leaving ``h`` in direction ``d`` lands: the next hex, or through a Teleporter
-    the hex beyond its pair; ``None`` if that is off the board, a Base or a Rock."""
-    dq, dr = OFFSETS[d]
-    n = (h[0] + dq, h[1] + dr)
+def arrive(board: Board, n: Hex, d: int) -> Hex | None:
+    """Where something arriving on hex ``n`` while moving in direction ``d`` ends: ``n`` itself, or if
+    ``n`` is a Teleporter, the hex beyond its pair (Teleporters: "it is immediately placed on the
+    opposite side of the matching colour Teleporter"); ``None`` if that is off the board, a Base, a Rock
+    or another Teleporter."""
     if board.solid(n):
         return None
     pair = board.tele.get(n)
-    if pair is not None:
-        n = (pair[0] + dq, pair[1] + dr)
-        if board.solid(n) or n in board.tele:
-            return None
-    return n
+    if pair is None:
+        return n
+    beyond = neighbour(pair, d)
+    return None if board.solid(beyond) or beyond in board.tele else beyond
+
+
+def next_hex(board: Board, h: Hex, d: int) -> Hex | None:
+    """Where something leaving ``h`` in direction ``d`` lands: the next hex (see :func:`arrive`)."""
+    return arrive(board, neighbour(h, d), d)
 
 
 def push_line(board: Board, thing_at: ThingAt, h: Hex, d: int, dash: bool) -> tuple[list[Thing], list[Hex]] | None:
@@ -74,18 +78,9 @@ def push_line(board: Board, thing_at: ThingAt, h: Hex, d: int, dash: bool) -> tu
 
 
 def jump_landing(board: Board, h: Hex, d: int) -> Hex | None:
-    """Where a Jump from ``h`` facing ``d`` lands, over anything in between (through a Teleporter:
-    beyond its pair); ``None`` if off the board, a Base or a Rock. The landing hex must still be empty."""
-    dq, dr = OFFSETS[d]
-    land = (h[0] + 2 * dq, h[1] + 2 * dr)
-    if board.solid(land):
-        return None
-    pair = board.tele.get(land)
-    if pair is not None:
-        land = (pair[0] + dq, pair[1] + dr)
-        if board.solid(land) or land in board.tele:
-            return None
-    return land
+    """Where a Jump from ``h`` facing ``d`` lands, two hexes ahead over anything in between (see
+    :func:`arrive`). The landing hex must still be empty."""
+    return arrive(board, neighbour(h, d, 2), d)
 
 
 def stuck_at_turn_start(board: Board, rhex: Sequence[Hex]) -> list[bool]:

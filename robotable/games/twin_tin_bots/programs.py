@@ -10,6 +10,7 @@ colour's first turn is one placement on each robot. Each change has a check and 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ _KINDS = len(TILE_NAMES)
 #: How many of each tile a colour owns before Special Orders, indexed by tile.
 _OWNED = tuple(ORDER_COUNTS.get(t, 0) for t in range(_KINDS))
 _OWNED_DM_USED = tuple(0 if t == _DM else n for t, n in enumerate(_OWNED))
+_ALL_TILES = tuple(range(_KINDS))
 
 # Every change built once: legal_changes hands out these shared values.
 _PLACE = tuple(tuple(Place(s, Tile(t)) for t in range(_KINDS)) for s in range(BOARD_SLOTS))
@@ -89,8 +91,8 @@ def legal_changes(st: TtbState) -> list[Action]:
     (on the first turn: only placements on robots whose program is still empty)."""
     c = st.active
     prog = st.programs[c]
-    counts = tile_counts(prog, st.specials[c], st.dm_used[c])
-    in_hand = [t for t in range(_KINDS) if counts[t] > 0 and t != _DM]
+    counts = tile_counts(prog, st.specials[c], True)  # Double Modification is never placed
+    in_hand = list(compress(_ALL_TILES, counts))
     pick = _picker(in_hand)
     first = st.first_turn_placements(c) > 0
     actions: list[Action] = []
@@ -149,7 +151,7 @@ def can_place(st: TtbState, action: Place) -> bool:
     s, t = action.slot, int(action.tile)
     if not 0 <= s < st.robots_per * SLOTS_PER_ROBOT or t == _DM or prog[s] == t:
         return False
-    if tile_counts(prog, st.specials[c], st.dm_used[c])[t] <= 0:
+    if _OWNED[t] + (t in st.specials[c]) - prog.count(t) <= 0:  # not in hand
         return False
     lo = s - s % SLOTS_PER_ROBOT
     return st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])

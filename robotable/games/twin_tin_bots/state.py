@@ -8,10 +8,12 @@ Robots are numbered ``colour * robots_per_colour + k`` (k = 0 for robot A, 1 for
 axial ``(q, r)`` tuples, facings ints (see :mod:`.hexgrid`), crystals their point values (2, 3, 4)
 and tiles the ints of :class:`~.components.Tile`; -1 is an empty program slot.
 
-The rules live in their own modules, named after the rulebook: :mod:`.programs` (changing programs),
-:mod:`.running` (running them), :mod:`.movement`, :mod:`.crystals`, :mod:`.zaps`, :mod:`.turns`,
-:mod:`.game_end`; views in :mod:`.views`, JSON in :mod:`.serialize`. Actions are applied through
-:data:`DISPATCH`, one ``(check, apply)`` pair per action type.
+The rules live in their own modules, named after the rulebook: :mod:`.setup_game`, :mod:`.programs`
+(changing programs), :mod:`.running` and :mod:`.orders` (running them), :mod:`.movement`,
+:mod:`.crystals`, :mod:`.zaps`, :mod:`.turns`, :mod:`.game_end`; the fixed board in :mod:`.board`,
+the phase and run point in :mod:`.phases`; views in :mod:`.views`, JSON in :mod:`.serialize` (and
+:mod:`.positions` for positions written by hand), the position's invariants in :mod:`.invariants`.
+Actions are applied through :data:`DISPATCH`, one ``(check, apply)`` pair per action type.
 """
 
 from __future__ import annotations
