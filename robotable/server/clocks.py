@@ -208,7 +208,7 @@ class SeatClock:
         """Time left at ``at`` (negative once run out, on a live clock)."""
         if self.deadline is None:
             return self.remaining_ms
-        return int((self.deadline - at).total_seconds() * 1000)
+        return (self.deadline - at) // _MS  # exact integer arithmetic (floats lose a millisecond)
 
 
 @dataclass
@@ -218,6 +218,9 @@ class TableClock:
     control: TimeControl
     seats: list[SeatClock]
     notes: list[dict[str, Any]] = field(default_factory=list)
+
+
+_MS = timedelta(milliseconds=1)
 
 
 def _ms(ms: int) -> timedelta:
@@ -465,7 +468,7 @@ class Clocks:
         for c in clock.seats:
             away_ms = None
             if clock.control.kind == LIVE and c.away_deadline is not None and c.seat not in connected:
-                away_ms = max(0, int((c.away_deadline - at).total_seconds() * 1000))
+                away_ms = max(0, (c.away_deadline - at) // _MS)
             seats.append(
                 {
                     "seat": c.seat,

@@ -349,6 +349,8 @@ class TableManager:
         except StaleTable:
             self.live.pop(live.id, None)  # another process moved it on: reload on next use
             raise Conflict("the table changed meanwhile; reload it and try again") from None
+        if result is not None:  # rated before anyone sees the result, so the result and ratings agree
+            await self._rate(live, result)
         live.state = new_state
         live.row.moves.append(move)
         live.row.num_moves = len(live.moves)
@@ -359,8 +361,6 @@ class TableManager:
         self.clocks.sync(live)
         new_events = len(live.events) - 1
         self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=new_events))
-        if result is not None:
-            await self._rate(live, result)
         return events
 
     async def _rate(self, live: LiveTable, result: dict[str, Any]) -> None:

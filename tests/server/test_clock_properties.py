@@ -103,4 +103,4 @@ def test_clock_invariants(tmp_path_factory, steps, turn_based: bool, bot: bool) 
                 (c.remaining_ms, c.deadline) for c in clock.seats
             ]
     finally:
-        storage.drop_schema()
+        storage.close()
