@@ -111,8 +111,8 @@ def _guarded_protocol(per_ip: int) -> type:
                 super().data_received(data)
 
         def send_400_response(self, msg: str) -> None:
-            if not self._refused:  # a refusal of ours stopped the parser: it has answered already
-                super().send_400_response(msg)
+            if not self._refused:  # else a refusal of ours stopped the parser: it has answered already
+                self._refuse(b"400 Bad Request", b"invalid HTTP request")  # JSON, not uvicorn's plain text
 
         def on_message_begin(self) -> None:
             super().on_message_begin()

@@ -83,6 +83,8 @@ def test_long_targets_and_heads_are_answered(server_factory: Any) -> None:
     assert raw_request(server.port, upgrade.encode()).startswith(b"HTTP/1.1 414")
     big_head = b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 40_000 + b"\r\n\r\n"
     assert raw_request(server.port, big_head).startswith(b"HTTP/1.1 431")
+    garbage = raw_request(server.port, b"NOT HTTP AT ALL\r\n\r\n")
+    assert garbage.startswith(b"HTTP/1.1 400") and b"application/json" in garbage and b"invalid HTTP request" in garbage
     assert server.api("GET", "/api/games").status_code == 200
 
 
