@@ -62,7 +62,8 @@ class Worker:
         self.people_only = people_only
         self.name = name or f"{os.uname().nodename}-{os.getpid()}-{secrets.token_hex(2)}"
         self.states: OrderedDict[str, tuple[list[MoveRow], State]] = OrderedDict()
-        self.stopping = threading.Event()
+        #: Set by SIGTERM (a plain flag: a signal handler must not take a lock the loop may hold).
+        self.stopping = False
         self.failures = 0
         #: The web process that started this worker (``--exit-with-parent``): gone, the worker stops.
         self.parent: int | None = None
@@ -70,12 +71,22 @@ class Worker:
     def run(self) -> None:
         """Take turns until stopped."""
         log.info("bot worker %s started", self.name)
-        while not self.stopping.is_set():
-            if self.parent is not None and os.getppid() != self.parent:
-                log.info("bot worker %s: its web process is gone; stopping", self.name)
-                return
+        while not self.done():
             if not self.step():
-                self.stopping.wait(self.poll)
+                self.sleep(self.poll)
+
+    def done(self) -> bool:
+        """Whether to stop: asked to, or (``--exit-with-parent``) the web process that started it is gone."""
+        if self.parent is not None and os.getppid() != self.parent:
+            log.info("bot worker %s: its web process is gone; stopping", self.name)
+            self.stopping = True
+        return self.stopping
+
+    def sleep(self, seconds: float) -> None:
+        """Wait, in short steps so that a stop request or a gone parent is noticed soon."""
+        until = time.monotonic() + seconds
+        while not self.done() and (left := until - time.monotonic()) > 0:
+            time.sleep(min(0.1, left))
 
     def step(self) -> bool:
         """Take and play one turn; False if there was none (or the database is unreachable)."""
@@ -85,7 +96,7 @@ class Worker:
             self.failures += 1
             log.warning("cannot reach the queue (%s); retrying", type(exc).__name__)
             self.storage.engine.dispose()  # drop connections a database restart or kill has broken
-            self.stopping.wait(backoff(self.failures))
+            self.sleep(backoff(self.failures))
             return False
         self.failures = 0
         if turn is None:
@@ -209,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.exit_with_parent:
         worker.parent = os.getppid()
-    signal.signal(signal.SIGTERM, lambda *_: worker.stopping.set())
+    signal.signal(signal.SIGTERM, lambda *_: setattr(worker, "stopping", True))
     try:
         worker.run()
     except KeyboardInterrupt:

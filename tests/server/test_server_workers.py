@@ -121,11 +121,13 @@ def test_a_worker_takes_the_bot_turn_and_the_web_process_never_does(cluster: Any
     assert server.api("POST", "/api/internal/bot-moves", json=stale, headers=right).status_code == 409
     time.sleep(1.0)
     assert moves_of(server, table) == 1  # no worker yet: the web process did not move the bot
-    server.worker()
+    worker = server.worker()
     wait_for(lambda: moves_of(server, table) == 2, what="the worker's move")
     state = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
     assert any(e["type"] == "reveal" for e in state["log"])  # both secret choices were played and revealed
     wait_for(lambda: not server.queue.pending(table)["pending"], what="the turn finished")
+    worker.proc.terminate()
+    assert worker.proc.wait(timeout=10) == 0  # SIGTERM stops a worker cleanly, soon
 
 
 def test_a_killed_workers_turn_is_taken_by_another(cluster: Any, create_table: Any) -> None:
