@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> None:
         help="where bots think: spawn (a worker process of this server, the default), external "
         "(`robotable worker` processes), inline (a thread of this process)",
     )
+    parser.add_argument("--redis", default=None, help="Redis URL for fan-out between processes (ROBOTABLE_REDIS)")
+    parser.add_argument("--redis-prefix", default=None, help="prefix of this app's Redis keys (ROBOTABLE_REDIS_PREFIX)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = redacted(database_url(args.database))
@@ -47,6 +49,8 @@ def main(argv: list[str] | None = None) -> None:
         allow_positions=args.allow_positions,
         bots_mode=args.bots,
         self_url=local_url(args.host, args.port),
+        redis=args.redis,
+        redis_prefix=args.redis_prefix,
     )
     serve(app, args.host, args.port)
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -26,6 +27,7 @@ from robotable.core import BadInput, Record, RobotableError
 from . import account_api, bot_api, bots, gamedata, play_api
 from .auth import OptionalAccount, RateLimits
 from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
+from .fanout import make_fanout
 from .headers import SecurityHeadersMiddleware
 from .hub import Connection
 from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
@@ -65,6 +67,8 @@ def create_app(
     rate_limit_storage: str | None = None,
     bots_mode: str | None = None,
     self_url: str | None = None,
+    redis: str | None = None,
+    redis_prefix: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
@@ -75,6 +79,8 @@ def create_app(
     or ``ROBOTABLE_RATE_LIMIT_STORAGE``; ``redis://...`` shares them between server processes).
     ``bots_mode`` is where bots think (``inline``, ``spawn``, ``external``, or ``ROBOTABLE_BOTS``; see
     bot_api.py), and ``self_url`` the address a spawned worker submits its moves to.
+    ``redis`` (or ``ROBOTABLE_REDIS``) is a Redis URL for fan-out between server processes, with its keys
+    under ``redis_prefix`` (or ``ROBOTABLE_REDIS_PREFIX``, default ``robotable:``); see fanout.py.
     """
     if bot_delay is None:
         bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
@@ -85,8 +91,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(url, schema=schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
-        manager = TableManager(storage, bot_delay=bot_delay, allow_positions=allow_positions)
+        storage = await asyncio.to_thread(Storage, url, schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
+        fanout = make_fanout(redis, redis_prefix)
+        manager = TableManager(storage, bot_delay=bot_delay, allow_positions=allow_positions, fanout=fanout)
         app.state.manager = manager
         worker = await bot_api.install(app, manager, mode, url, storage.schema, self_url)
         await manager.start()
@@ -215,8 +222,11 @@ def add_api(app: FastAPI) -> None:
         open_seats: Annotated[bool, Query(description="only tables with a seat anyone may take")] = False,
         mine: Annotated[bool, Query(description="only tables where the signed-in account has a seat")] = False,
         account: OptionalAccount = None,
+        limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 200,
+        before: Annotated[str | None, Query(max_length=24, description="last table id of the previous page")] = None,
     ) -> list[dict[str, Any]]:
-        """Tables, most recently active first (default: open and running), filtered (docs/server.md)."""
+        """Tables, most recently active first (default: open and running), filtered (docs/server.md), a page
+        at a time (``before``: the last table id of the previous page)."""
         allowed = ("open", "running", "finished", "expired")
         wanted = status or ["open", "running"]
         bad = [s for s in wanted if s not in allowed]
@@ -224,7 +234,7 @@ def add_api(app: FastAPI) -> None:
             raise ApiError(f"unknown status {bad[0]!r} (one of: {', '.join(allowed)})")
         if game is not None and game not in games.available():
             raise ApiError(f"unknown game {game!r} (one of: {', '.join(games.available())})")
-        tables = await manager_of(request).list_tables(wanted, game=game)
+        tables = await manager_of(request).list_tables(wanted, limit, before, game=game)
         if open_seats:
             tables = [t for t in tables if any(s["kind"] == "open" for s in t["seats"])]
         if mine:
@@ -402,9 +412,10 @@ def add_websocket(app: FastAPI) -> None:
         conn = Connection(websocket, table_id, seat)
         conn.start()
         manager.hub.add(conn)
-        manager.clocks.presence(live, seat, manager.hub.connected_seats(table_id))
         conn.send(manager.message(live, seat, "snapshot"))
-        manager.push_table(live)
+        manager.clocks.presence(live, seat, manager.cache.connected(table_id))  # on the loop: see clocks.py
+        if seat is not None:
+            manager.cache.presence_changed(table_id)
         try:
             while True:
                 message = await websocket.receive()
@@ -424,8 +435,9 @@ def add_websocket(app: FastAPI) -> None:
             await conn.stop()
             if table_id in manager.live:
                 left = manager.live[table_id]
-                manager.clocks.presence(left, seat, manager.hub.connected_seats(table_id))  # grace starts
-                manager.push_table(left)
+                manager.clocks.presence(left, seat, manager.cache.connected(table_id))  # grace starts
+            if seat is not None:
+                manager.cache.presence_changed(table_id)
 
 
 def parse_seat(value: str | None) -> int | None:

@@ -75,7 +75,7 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
             done = conn.execute(
                 update(tables_table)
                 .where(t.id == table_id, t.status == status, t.updated_at == updated_at)
-                .values(status=EXPIRED)
+                .values(status=EXPIRED, version=t.version + 1)
             )
             if done.rowcount == 1:  # its clocks stop: no time-out fires on an expired table
                 conn.execute(

@@ -98,6 +98,12 @@ class Hub:
                 cache[conn.seat] = message_for(conn.seat)
             conn.send(cache[conn.seat])
 
+    def broadcast_to(self, table_id: str, message: dict[str, Any], seats: tuple[int, ...] | None = None) -> None:
+        """Send one message to the table's connections (only those playing ``seats``, if given)."""
+        for conn in list(self.tables.get(table_id, ())):
+            if seats is None or conn.seat in seats:
+                conn.send(message)
+
     def count(self) -> int:
         """Open connections in total."""
         return sum(len(c) for c in self.tables.values())

@@ -73,6 +73,12 @@ tables_table = Table(
     Column("created_by", String(24), ForeignKey("robotable_accounts.id", ondelete="SET NULL"), nullable=True),
     Column("hotseat", Boolean, nullable=False, default=False, server_default=false()),
     Column("rated", Boolean, nullable=False, default=False, server_default=false()),
+    # scaling out (server/cache.py): every write bumps ``version`` (a cache is current iff its version is the
+    # row's); an undo also bumps ``history`` (moves were taken back, so a cache cannot just append);
+    # ``to_act`` is who the game waits for, so lobby summaries need no replay.
+    Column("version", BigInteger, nullable=False, default=0, server_default=text("0")),
+    Column("history", Integer, nullable=False, default=0, server_default=text("0")),
+    Column("to_act", JSON, nullable=True),
 )
 
 seats_table = Table(
@@ -177,6 +183,9 @@ class TableRow:
     created_by: str | None = None
     hotseat: bool = False
     rated: bool = False
+    version: int = 0
+    history: int = 0
+    to_act: list[int] | None = None
 
 
 class StaleTable(Exception):
@@ -247,6 +256,9 @@ class Storage:
                     created_by=row.created_by,
                     hotseat=row.hotseat,
                     rated=row.rated,
+                    version=row.version,
+                    history=row.history,
+                    to_act=row.to_act,
                 )
             )
             conn.execute(
@@ -266,14 +278,36 @@ class Storage:
                 ],
             )
 
-    def append_move(self, table_id: str, move: MoveRow, status: str, result: dict[str, Any] | None) -> datetime:
-        """Record a move, the new count, status and result in one transaction; StaleTable if raced."""
+    def append_move(
+        self,
+        table_id: str,
+        move: MoveRow,
+        status: str,
+        result: dict[str, Any] | None,
+        version: int | None = None,
+        to_act: list[int] | None = None,
+    ) -> datetime:
+        """Record a move, the new count, status and result in one transaction; StaleTable if raced.
+
+        The append succeeds only if the table is still at move ``move.idx`` (and at ``version``, when
+        given: then nothing else changed either since the caller read it); it bumps the version.
+        """
         stamp = now()
         with self.transaction() as conn:
+            where = [tables_table.c.id == table_id, tables_table.c.num_moves == move.idx]
+            if version is not None:
+                where.append(tables_table.c.version == version)
             done = conn.execute(
                 update(tables_table)
-                .where(tables_table.c.id == table_id, tables_table.c.num_moves == move.idx)
-                .values(num_moves=move.idx + 1, status=status, result=result, updated_at=stamp)
+                .where(*where)
+                .values(
+                    num_moves=move.idx + 1,
+                    status=status,
+                    result=result,
+                    updated_at=stamp,
+                    version=tables_table.c.version + 1,
+                    to_act=to_act,
+                )
             )
             if done.rowcount != 1:
                 raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
@@ -289,22 +323,88 @@ class Storage:
             )
         return stamp
 
-    def truncate_moves(self, table_id: str, keep: int, expected: int, status: str) -> datetime:
-        """Delete every move from index ``keep`` on (undo), if the table is still at ``expected`` moves."""
+    def truncate_moves(
+        self,
+        table_id: str,
+        keep: int,
+        expected: int,
+        status: str,
+        version: int | None = None,
+        to_act: list[int] | None = None,
+    ) -> datetime:
+        """Delete every move from index ``keep`` on (undo), if the table is still at ``expected`` moves.
+
+        An undo bumps both the version and the history (caches elsewhere then rebuild, not append).
+        """
         stamp = now()
         with self.transaction() as conn:
+            where = [tables_table.c.id == table_id, tables_table.c.num_moves == expected]
+            if version is not None:
+                where.append(tables_table.c.version == version)
             done = conn.execute(
                 update(tables_table)
-                .where(tables_table.c.id == table_id, tables_table.c.num_moves == expected)
-                .values(num_moves=keep, status=status, result=None, updated_at=stamp)
+                .where(*where)
+                .values(
+                    num_moves=keep,
+                    status=status,
+                    result=None,
+                    updated_at=stamp,
+                    version=tables_table.c.version + 1,
+                    history=tables_table.c.history + 1,
+                    to_act=to_act,
+                )
             )
             if done.rowcount != 1:
                 raise StaleTable(f"table {table_id} is no longer at move {expected}")
             conn.execute(delete(moves_table).where(moves_table.c.table_id == table_id, moves_table.c.idx >= keep))
         return stamp
 
+    def change_seat(
+        self, table_id: str, before: SeatRow, after: SeatRow, version: int, status: str | None = None
+    ) -> datetime:
+        """Compare-and-set a seat: only if the table is still at ``version`` and the seat's stored kind,
+        token hash and hand-over flag are still ``before``'s; StaleTable otherwise (nothing written).
+
+        ``status`` also changes the table's status (open -> running when the last open seat is taken).
+        """
+        stamp = now()
+        with self.transaction() as conn:
+            values: dict[str, Any] = {"version": tables_table.c.version + 1, "updated_at": stamp}
+            if status is not None:
+                values["status"] = status
+            done = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.version == version)
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                raise StaleTable(f"table {table_id} changed since version {version}")
+            changed = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == before.seat,
+                    seats_table.c.kind == before.kind,
+                    seats_table.c.handed_to_bot == before.handed_to_bot,
+                    seats_table.c.token_hash.is_(None)
+                    if before.token_hash is None
+                    else seats_table.c.token_hash == before.token_hash,
+                )
+                .values(
+                    kind=after.kind,
+                    name=after.name,
+                    difficulty=after.difficulty,
+                    token_hash=after.token_hash,
+                    handed_to_bot=after.handed_to_bot,
+                    account_id=after.account_id,
+                )
+            )
+            if changed.rowcount != 1:  # leaving the block with an error rolls the version bump back
+                raise StaleTable(f"seat {before.seat} of table {table_id} changed meanwhile")
+        return stamp
+
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Store a seat's kind, name, difficulty, token hash and hand-over flag."""
+        """Store a seat's kind, name, difficulty, token hash and hand-over flag (bumps the version)."""
         with self.transaction() as conn:
             conn.execute(
                 update(seats_table)
@@ -318,6 +418,7 @@ class Storage:
                     account_id=seat.account_id,
                 )
             )
+            _bump(conn, table_id)
 
     def claim_seat(self, table_id: str, seat: SeatRow) -> bool:
         """Turn an open seat into a human seat, only if it is still open (first claim wins)."""
@@ -332,13 +433,14 @@ class Storage:
                 .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id)
             )
             if done.rowcount == 1:
-                conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(updated_at=now()))
+                _bump(conn, table_id)
             return done.rowcount == 1
 
     def set_status(self, table_id: str, status: str) -> None:
         """Change a table's status (open -> running when its last open seat is taken)."""
         with self.transaction() as conn:
             conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+            _bump(conn, table_id, touch=False)
 
     def link_next(self, table_id: str, next_id: str) -> bool:
         """Point a finished table at its "play again" table, unless one is already linked."""
@@ -346,7 +448,7 @@ class Storage:
             done = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.next_table.is_(None))
-                .values(next_table=next_id)
+                .values(next_table=next_id, version=tables_table.c.version + 1)
             )
             return done.rowcount == 1
 
@@ -385,6 +487,117 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version of each table (missing ids are left out)."""
+        if not table_ids:
+            return {}
+        query = select(tables_table.c.id, tables_table.c.version).where(tables_table.c.id.in_(table_ids))
+        with self.engine.connect() as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(query)}
+
+    def load_changes(self, table_id: str, history: int, have: int) -> tuple[TableRow, int] | None:
+        """A table with its seats and the moves a cache at ``have`` moves and ``history`` lacks.
+
+        Answers ``(row, first)``: ``row.moves`` are the stored moves from index ``first`` on, which is
+        ``have`` when the cache can append them (no undo since), else 0 (rebuild from every move).
+        None if the table does not exist.
+        """
+        with self.engine.connect() as conn:
+            head = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).mappings().first()
+            if head is None:
+                return None
+            table = _table_row(head)
+            first = have if table.history == history and table.num_moves >= have else 0
+            table.seats = _seats(conn, table_id)
+            table.moves = [
+                MoveRow(r.idx, r.seat, dict(r.action), r.actor)
+                for r in conn.execute(
+                    select(moves_table)
+                    .where(moves_table.c.table_id == table_id, moves_table.c.idx >= first)
+                    .order_by(moves_table.c.idx)
+                )
+            ]
+        return table, first
+
+    def list_rows(
+        self,
+        statuses: tuple[str, ...] | None,
+        limit: int = 50,
+        before: tuple[datetime, str] | None = None,
+        game: str | None = None,
+    ) -> list[TableRow]:
+        """A page of tables (of ``game`` if given) with their seats (not their moves), most recently
+        updated first.
+
+        ``before`` is the ``(updated_at, id)`` of the last table of the previous page (keyset paging).
+        """
+        t = tables_table
+        query = select(t).order_by(t.c.updated_at.desc(), t.c.id.desc()).limit(limit)
+        if statuses:
+            query = query.where(t.c.status.in_(statuses))
+        if game:
+            query = query.where(t.c.game == game)
+        if before is not None:
+            stamp, last = before
+            query = query.where((t.c.updated_at < stamp) | ((t.c.updated_at == stamp) & (t.c.id < last)))
+        with self.engine.connect() as conn:
+            rows = [_table_row(r) for r in conn.execute(query).mappings()]
+            if rows:
+                seats: dict[str, list[SeatRow]] = {r.id: [] for r in rows}
+                for r in conn.execute(
+                    select(seats_table)
+                    .where(seats_table.c.table_id.in_(list(seats)))
+                    .order_by(seats_table.c.table_id, seats_table.c.seat)
+                ):
+                    seats[r.table_id].append(_seat_row(r))
+                for row in rows:
+                    row.seats = seats[row.id]
+        return rows
+
+    def list_page_key(self, table_id: str) -> tuple[datetime, str] | None:
+        """The paging key ``(updated_at, id)`` of a table, or None."""
+        query = select(tables_table.c.updated_at).where(tables_table.c.id == table_id)
+        with self.engine.connect() as conn:
+            stamp = conn.execute(query).scalar()
+        return None if stamp is None else (stamp, table_id)
+
+    def tables_with_bots(self, limit: int = 10_000) -> list[tuple[str, list[int] | None, list[int]]]:
+        """Unfinished tables with a bot (or a seat handed to one): ``(id, to_act, bot seats)`` each."""
+        t, s = tables_table, seats_table
+        query = (
+            select(t.c.id, t.c.to_act, s.c.seat)
+            .join(s, s.c.table_id == t.c.id)
+            .where(t.c.status.in_(("open", "running")), (s.c.kind == "bot") | (s.c.handed_to_bot.is_(True)))
+            .order_by(t.c.updated_at.desc())
+            .limit(limit)
+        )
+        out: dict[str, tuple[str, list[int] | None, list[int]]] = {}
+        with self.engine.connect() as conn:
+            for table_id, to_act, seat in conn.execute(query):
+                out.setdefault(table_id, (table_id, to_act, []))[2].append(seat)
+        return list(out.values())
+
+
+def _bump(conn: Connection, table_id: str, touch: bool = True) -> None:
+    """A write to a table or its seats: a new version (and, if ``touch``, a new ``updated_at``)."""
+    values: dict[str, Any] = {"version": tables_table.c.version + 1}
+    if touch:
+        values["updated_at"] = now()
+    conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot), r.account_id)
+
+
+def _seats(conn: Connection, table_id: str) -> list[SeatRow]:
+    return [
+        _seat_row(r)
+        for r in conn.execute(
+            select(seats_table).where(seats_table.c.table_id == table_id).order_by(seats_table.c.seat)
+        )
+    ]
+
 
 def _table_row(row: Any) -> TableRow:
     return TableRow(
@@ -403,6 +616,9 @@ def _table_row(row: Any) -> TableRow:
         created_by=row["created_by"],
         hotseat=bool(row["hotseat"]),
         rated=bool(row["rated"]),
+        version=int(row["version"]),
+        history=int(row["history"]),
+        to_act=list(row["to_act"]) if row["to_act"] is not None else None,
     )
 
 

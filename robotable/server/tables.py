@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,9 @@ from robotable.core.record import Record, replay, replay_views
 
 from . import bots, clocks, ratings, timers
 from .accounts import Account
+from .cache import TableCache
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
+from .fanout import MESSAGE_KINDS, LocalFanout, News, RedisFanout
 from .hub import Hub
 from .previews import preview_hook, preview_json
 from .schemas import CreateTable, SeatSpec
@@ -29,12 +32,18 @@ from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, hash_token
 
 log = logging.getLogger("robotable.server")
 
-#: Finished tables nobody watches are dropped from memory beyond this many live tables.
+#: Tables nobody watches are dropped from memory beyond this many live tables (idle ones go anyway).
 MAX_LIVE_TABLES = 2000
+#: Times a move or a seat change is tried again after another process changed the table meanwhile.
+RETRIES = 3
 #: Replays of uploaded records are refused beyond this many moves.
 MAX_REPLAY_MOVES = 20_000
 #: Where a table started from a written position keeps it, in its stored options (test servers only).
 POSITION_KEY = "__position__"
+
+
+class Raced(Conflict):
+    """Another process changed the table between our read and our write (the write was refused)."""
 
 
 def start_state(game: Game, num_players: int, seed: int, options: dict[str, Any]) -> State:
@@ -61,6 +70,7 @@ class LiveTable:
     waiting: list[list[int]] = field(default_factory=list)  # to_act before any move, then after each
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    last_used: float = field(default_factory=time.monotonic)
 
     @property
     def id(self) -> str:
@@ -102,7 +112,13 @@ def _rng_state(state: State) -> Any:
 class TableManager:
     """Every live table, the storage behind them, the websocket hub and the bot runners."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.6, allow_positions: bool = False) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.6,
+        allow_positions: bool = False,
+        fanout: LocalFanout | RedisFanout | None = None,
+    ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.allow_positions = allow_positions
@@ -114,57 +130,108 @@ class TableManager:
         self.closing = False
         #: Bot workers (``bot_api.QueuedBots``): bots' turns go to the queue. None: bots think here, in a thread.
         self.bot_workers: Any = None
+        self.fanout = fanout or LocalFanout()
+        self.cache = TableCache(self)
+        self._resuming: asyncio.Task[None] | None = None
 
     # -- life cycle -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished table and let its bots resume."""
-        for table_id in self.storage.table_ids(("open", "running"), limit=10_000):
+        """Start the fan-out and the cache's sweep; bot tables resume in the background.
+
+        Nothing is replayed at start-up but the tables whose bots are to move (found from the stored
+        ``to_act``); every other table is loaded when it is first used.
+        """
+        await self.fanout.start(self.cache.receive, self.cache.resync_all)
+        self.cache.start()
+        self._resuming = asyncio.create_task(self._resume_bots())
+        self.timers = asyncio.create_task(timers.run(self))
+
+    async def _resume_bots(self) -> None:
+        """Load the unfinished tables whose bots are to move and let them play."""
+        for table_id, to_act, bot_seats in await asyncio.to_thread(self.storage.tables_with_bots):
+            if self.closing:
+                return
+            if to_act is not None and not set(to_act) & set(bot_seats):
+                continue  # a person is to act: the table loads when they come back
             try:
                 live = await self.get(table_id)
             except Exception:
                 log.exception("table %s cannot be resumed", table_id)
                 continue
             self.kick_bots(live)
-        self.timers = asyncio.create_task(timers.run(self))
 
     async def stop(self) -> None:
-        """Cancel the bot runners and the timers."""
+        """Cancel the bot runners, the timers, the cache's sweep and the fan-out."""
         self.closing = True
-        if self.timers is not None:
-            self.timers.cancel()
-            with contextlib.suppress(BaseException):
-                await self.timers
-        for live in self.live.values():
+        for task in (self.timers, self._resuming):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        for live in list(self.live.values()):
             if live.bot_task is not None:
                 live.bot_task.cancel()
                 with contextlib.suppress(BaseException):
                     await live.bot_task
+        await self.cache.stop()
+        await self.fanout.stop()
 
-    async def get(self, table_id: str) -> LiveTable:
-        """The live table, loaded and replayed from storage on first use."""
+    async def get(self, table_id: str, fresh: bool = True) -> LiveTable:
+        """The live table, loaded and replayed from storage on first use.
+
+        With ``fresh`` (the default) a table already in memory is first checked against its stored
+        version, and caught up if another process changed it. Moves skip that check: their write is a
+        compare-and-set on the version, and a refused one catches up and tries again.
+        """
         live = self.live.get(table_id)
         if live is not None:
+            if fresh:
+                if live.lock.locked():  # a change is being made here: answer once it is whole
+                    async with live.lock:
+                        pass
+                await self.cache.ensure_fresh(live)
+            live.last_used = time.monotonic()
             return live
+        if not _plausible_id(table_id):
+            raise NotFound(f"no table {table_id!r}")
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
-                row = self.storage.load_table(table_id) if _plausible_id(table_id) else None
-                if row is None:
+                live = await asyncio.to_thread(self._load, table_id)
+                if live is None:
                     raise NotFound(f"no table {table_id!r}")
-                live = self._rebuild(row)
                 self.clocks.forget(table_id)  # read the clocks again with the table
                 self._evict()
                 self.live[table_id] = live
+        live.last_used = time.monotonic()
         return live
 
+    def _load(self, table_id: str) -> LiveTable | None:
+        """Read and replay a table (in a worker thread)."""
+        row = self.storage.load_table(table_id)
+        return None if row is None else self._rebuild(row)
+
     def _evict(self) -> None:
-        """Keep memory bounded: forget finished tables nobody watches (they reload from storage)."""
+        """Keep memory bounded: beyond MAX_LIVE_TABLES, forget the tables nobody uses here."""
         if len(self.live) < MAX_LIVE_TABLES:
             return
-        for table_id, live in list(self.live.items()):
-            if live.state.is_over() and not self.hub.tables.get(table_id):
-                del self.live[table_id]
+        self.cache.evict_idle(idle=0)
+
+    def rebuild(self, row: TableRow) -> LiveTable:
+        """A table replayed from its stored row (the cache rebuilds with it after an undo elsewhere)."""
+        return self._rebuild(row)
+
+    def apply_stored(self, live: LiveTable, move: MoveRow) -> None:
+        """Apply a move another process stored (catching up by move number)."""
+        before = _rng_state(live.state)
+        state = live.state.clone()
+        events = state.apply(move.seat, live.game.action_from_json(move.action))
+        live.state = state
+        live.row.moves.append(move)
+        live.events.append(events)
+        live.random_moves.append(_rng_state(state) != before)
+        live.waiting.append(state.to_act())
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = games.load(row.game)
@@ -255,13 +322,17 @@ class TableManager:
             rated=not req.hotseat and req.seed is None and req.position is None,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
-        row.status = live.status()
-        self.storage.create_table(row)
-        self.clocks.create(row.id, control, seats)
-        self.clocks.sync(live)
+        row.status, row.to_act = live.status(), state.to_act()
+        await asyncio.to_thread(self.storage.create_table, row)
+        await asyncio.to_thread(self._start_clocks, live, control, seats)
         self.live[row.id] = live
         self.kick_bots(live)
         return live, tokens
+
+    def _start_clocks(self, live: LiveTable, control: clocks.TimeControl, seats: list[SeatRow]) -> None:
+        """Store a new table's clocks and start those of the seats it waits for (in a worker thread)."""
+        self.clocks.create(live.id, control, seats)
+        self.clocks.sync(live)
 
     def _position_state(self, game: Game, req: CreateTable) -> State:
         """The state of a table started from a written position (servers with ``allow_positions`` only)."""
@@ -321,12 +392,24 @@ class TableManager:
         except RobotableError as exc:
             raise from_game_error(exc) from None
         async with live.lock:
-            if after is not None and self.is_stale(live, seat, after):
-                raise Conflict(
-                    f"stale move: it was chosen at move {after}; the table is at move {len(live.moves)} "
-                    "and your decision has changed since"
-                )
-            events = await self._apply_locked(live, seat, action, "human")
+            for attempt in range(RETRIES + 1):
+                try:
+                    if after is not None and self.is_stale(live, seat, after):
+                        behind = after > len(live.moves) and attempt < RETRIES
+                        if behind and await self.cache.refresh_locked(live):
+                            continue  # this process was behind: look again
+                        raise Conflict(
+                            f"stale move: it was chosen at move {after}; the table is at move {len(live.moves)} "
+                            "and your decision has changed since"
+                        )
+                    events = await self._apply_locked(live, seat, action, "human")
+                    break
+                except Raced:
+                    if attempt == RETRIES:
+                        raise
+                except Conflict:  # out of turn or illegal here: was this process's copy behind?
+                    if attempt == RETRIES or not await self.cache.refresh_locked(live):
+                        raise
         self.kick_bots(live)
         return {"moves": len(live.moves), "events": [e.to_json() for e in visible_events(events, seat)]}
 
@@ -344,23 +427,27 @@ class TableManager:
         status = "finished" if new_state.is_over() else ("open" if live.status() == "open" else "running")
         result = new_state.result().to_json() if new_state.is_over() else None
         move = MoveRow(len(live.moves), seat, action.to_json(), actor)
+        to_act = new_state.to_act()
         try:
-            stamp = await asyncio.to_thread(self.storage.append_move, live.id, move, status, result)
+            stamp = await asyncio.to_thread(
+                self.storage.append_move, live.id, move, status, result, live.row.version, to_act
+            )
         except StaleTable:
-            self.live.pop(live.id, None)  # another process moved it on: reload on next use
-            raise Conflict("the table changed meanwhile; reload it and try again") from None
+            await self.cache.refresh_locked(live)  # another process changed it: catch up, then retry
+            raise Raced("the table changed meanwhile; look again and retry") from None
         if result is not None:  # rated before anyone sees the result, so the result and ratings agree
             await self._rate(live, result)
         live.state = new_state
         live.row.moves.append(move)
         live.row.num_moves = len(live.moves)
         live.row.status, live.row.result, live.row.updated_at = status, result, stamp
+        live.row.version += 1
+        live.row.to_act = to_act
         live.events.append(events)
         live.random_moves.append(_rng_state(new_state) != before)
-        live.waiting.append(new_state.to_act())
-        self.clocks.sync(live)
-        new_events = len(live.events) - 1
-        self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=new_events))
+        live.waiting.append(to_act)
+        await asyncio.to_thread(self.clocks.sync, live)
+        self.publish(live, "move")
         return events
 
     async def _rate(self, live: LiveTable, result: dict[str, Any]) -> None:
@@ -393,6 +480,8 @@ class TableManager:
         """
         live = await self.get(table_id)
         async with live.lock:
+            if len(live.moves) < version:  # another process moved it on: catch up first
+                await self.cache.refresh_locked(live)
             if len(live.moves) != version:
                 raise Conflict(f"stale bot move: chosen at move {version}, the table is at move {len(live.moves)}")
             for seat, action_json in chosen:
@@ -443,7 +532,10 @@ class TableManager:
                 for seat, action in chosen:
                     if not live.is_bot(seat):
                         break
-                    await self._apply_locked(live, seat, action, "bot")
+                    try:
+                        await self._apply_locked(live, seat, action, "bot")
+                    except Raced:
+                        break  # another process moved the table on: look again
 
     # -- undo -------------------------------------------------------------------------------------
 
@@ -496,17 +588,23 @@ class TableManager:
             rebuilt_row = TableRow(**{**live.row.__dict__, "moves": live.moves[:keep], "seats": live.row.seats})
             rebuilt = self._rebuild(rebuilt_row)
             status = rebuilt.status()
+            to_act = rebuilt.state.to_act()
             try:
-                stamp = await asyncio.to_thread(self.storage.truncate_moves, live.id, keep, len(live.moves), status)
+                stamp = await asyncio.to_thread(
+                    self.storage.truncate_moves, live.id, keep, len(live.moves), status, live.row.version, to_act
+                )
             except StaleTable:
-                self.live.pop(live.id, None)
-                raise Conflict("the table changed meanwhile; reload it and try again") from None
+                await self.cache.refresh_locked(live)
+                raise Raced("the table changed meanwhile; look again and retry") from None
             live.state, live.events, live.random_moves = rebuilt.state, rebuilt.events, rebuilt.random_moves
             live.waiting = rebuilt.waiting
             del live.row.moves[keep:]
             live.row.num_moves, live.row.status, live.row.result, live.row.updated_at = keep, status, None, stamp
-            self.clocks.sync(live)
-            self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason="undo"))
+            live.row.version += 1
+            live.row.history += 1
+            live.row.to_act = to_act
+            await asyncio.to_thread(self.clocks.sync, live)
+            self.publish(live, "undo")
         self.kick_bots(live)
         return {"moves": keep, "undone": undone}
 
@@ -514,74 +612,120 @@ class TableManager:
 
     async def claim(self, table_id: str, seat: int, name: str | None, account: Account | None = None) -> str:
         """Take an open seat (for ``account``); returns its new token."""
-        live = await self.get(table_id)
+        live = await self.get(table_id, fresh=False)
         if not 0 <= seat < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
-        row = live.seat(seat)
-        if row.kind != "open":
-            raise Conflict(f"seat {seat} is not open")
-        if live.state.is_over():
-            raise Conflict("the game is over")
         token = new_token()
         default = account.display_name if account else f"Player {seat + 1}"
         holder = account.id if account else None
-        taken = SeatRow(seat, "human", name or default, None, hash_token(token), account_id=holder)
-        if not self.storage.claim_seat(live.id, taken):
-            raise Conflict(f"seat {seat} was just taken")
-        live.row.seats[seat] = taken
-        if live.row.status == "open" and live.status() != "open":
-            live.row.status = live.status()
-            self.storage.set_status(live.id, live.row.status)
-        self.clocks.presence(live, seat, self.hub.connected_seats(live.id))  # away until their page connects
-        self.clocks.sync(live)
-        self.push_table(live)
+
+        def change(row: SeatRow) -> SeatRow:
+            if row.kind != "open":
+                raise Conflict(f"seat {seat} is not open")
+            if live.state.is_over():
+                raise Conflict("the game is over")
+            return SeatRow(seat, "human", name or default, None, hash_token(token), account_id=holder)
+
+        def clocks_after() -> None:
+            self.clocks.presence(live, seat, self.cache.connected(live.id))  # away until their page connects
+            self.clocks.sync(live)
+
+        await self._change_seat(live, seat, change, after=clocks_after)
         self.kick_bots(live)
         return token
 
     async def hand_to_bot(self, table_id: str, target: int, seat: int, token: str, difficulty: str) -> None:
         """Another player hands the seat of a player who has gone to a bot (zombie mode)."""
         live = await self.get(table_id)
-        requester = self.check_token(live, seat, token)
-        if requester.handed_to_bot:
-            raise Forbidden(f"seat {seat} is played by a bot; only people at the table can hand seats over")
         if not 0 <= target < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {target}")
-        row = live.seat(target)
-        if target == seat:
-            raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
-        if row.kind == "bot" or row.handed_to_bot:
-            raise Conflict(f"seat {target} is already played by a bot")
-        self.clocks.check_hand_over(live, target, self.hub.connected_seats(live.id))
+        self.check_token(live, seat, token)
+        if 0 <= seat < live.row.num_players and target != seat:  # the clock policy, on the stored clocks
+            async with live.lock:  # clocks change in worker threads with the lock held (moves, seats)
+                connected = self.cache.connected(live.id)
+                await asyncio.to_thread(self.clocks.check_hand_over, live, target, connected)
         try:
             spec = bots.check_difficulty(difficulty)
         except BadInput as exc:
             raise ApiError(str(exc)) from None
-        if row.kind == "open":  # nobody took it: it becomes a bot seat
-            row.kind, row.name, row.difficulty = "bot", f"Bot {target + 1}", spec
-        else:
-            row.handed_to_bot, row.difficulty = True, spec
-        self.storage.update_seat(live.id, row)
-        self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {seat}")
-        self.clocks.sync(live)
-        if live.row.status == "open" and live.status() != "open":
-            live.row.status = live.status()
-            self.storage.set_status(live.id, live.row.status)
-        self.push_table(live, full=True)
+
+        def change(row: SeatRow) -> SeatRow:
+            requester = self.check_token(live, seat, token)
+            if requester.handed_to_bot:
+                raise Forbidden(f"seat {seat} is played by a bot; only people at the table can hand seats over")
+            if target == seat:
+                raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
+            if row.kind == "bot" or row.handed_to_bot:
+                raise Conflict(f"seat {target} is already played by a bot")
+            if row.kind == "open":  # nobody took it: it becomes a bot seat
+                return SeatRow(target, "bot", f"Bot {target + 1}", spec)
+            return SeatRow(target, row.kind, row.name, spec, row.token_hash, True, row.account_id)
+
+        def clocks_after() -> None:
+            self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {seat}")
+            self.clocks.sync(live)
+
+        await self._change_seat(live, target, change, full=True, after=clocks_after)
         self.kick_bots(live)
 
     async def reclaim(self, table_id: str, seat: int, token: str) -> None:
         """A player who came back takes their seat back from the bot."""
         live = await self.get(table_id)
-        row = self.check_token(live, seat, token)
-        if not row.handed_to_bot:
-            raise Conflict(f"seat {seat} is not played by a bot")
-        async with live.lock:
-            row.handed_to_bot, row.difficulty = False, None
-            self.storage.update_seat(live.id, row)
+
+        def change(row: SeatRow) -> SeatRow:
+            self.check_token(live, seat, token)
+            if not row.handed_to_bot:
+                raise Conflict(f"seat {seat} is not played by a bot")
+            return SeatRow(seat, row.kind, row.name, None, row.token_hash, False, row.account_id)
+
+        def clocks_after() -> None:
             self.clocks.reclaimed(live, seat)
             self.clocks.note(live, seat, "reclaimed", "taken back from the bot by its player")
             self.clocks.sync(live)
-        self.push_table(live, full=True)
+
+        await self._change_seat(live, seat, change, full=True, after=clocks_after)
+
+    async def _change_seat(
+        self,
+        live: LiveTable,
+        seat: int,
+        change: Callable[[SeatRow], SeatRow],
+        full: bool = False,
+        after: Callable[[], None] | None = None,
+    ) -> None:
+        """Compare-and-set one seat on the database row, deciding on the stored seats.
+
+        ``after`` runs in a worker thread once the change is stored (the clocks' bookkeeping).
+
+        ``change`` gets the seat as stored and answers the new seat (or raises a refusal). If another
+        process changed the table meanwhile, the table catches up and ``change`` decides again, so a
+        claim through one process and a hand-over through another never overwrite each other.
+        """
+        async with live.lock:
+            await self.cache.refresh_locked(live)
+            for attempt in range(RETRIES + 1):
+                before = live.seat(seat)
+                changed = change(before)
+                seats = [changed if s.seat == seat else s for s in live.row.seats]
+                status = live.row.status
+                if status == "open" and not any(s.kind == "open" for s in seats):
+                    status = "running"
+                try:
+                    stamp = await asyncio.to_thread(
+                        self.storage.change_seat, live.id, before, changed, live.row.version, status
+                    )
+                except StaleTable:
+                    await self.cache.refresh_locked(live)
+                    if attempt == RETRIES:
+                        raise Raced("the seats changed meanwhile; look again and retry") from None
+                    continue
+                live.row.seats[seat] = changed
+                live.row.status, live.row.updated_at = status, stamp
+                live.row.version += 1
+                break
+            if after is not None:
+                await asyncio.to_thread(after)
+        self.publish(live, "seats" if full else "table")
 
     async def again(self, table_id: str, seat: int, token: str) -> LiveTable:
         """Play again: a new table with the same seats (people keep their tokens), linked from this one."""
@@ -604,12 +748,9 @@ class TableManager:
         new = await self._create_with_seats(
             req, seats, parent=live.id, like=live.row, control=self.clocks.of(live).control
         )
-        if self.storage.link_next(live.id, new.id):
-            live.row.next_table = new.id
-        else:  # someone else pressed first: use theirs
-            fresh = self.storage.load_table(live.id)
-            live.row.next_table = fresh.next_table if fresh else new.id
-        self.push_table(live)
+        await asyncio.to_thread(self.storage.link_next, live.id, new.id)
+        await self.cache.ensure_fresh(live)  # ours, or whoever pressed first
+        self.publish(live, "table")
         return await self.get(live.row.next_table or new.id)
 
     async def _create_with_seats(
@@ -637,10 +778,9 @@ class TableManager:
             rated=like.rated,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
-        row.status = live.status()
-        self.storage.create_table(row)
-        self.clocks.create(row.id, control, seats)
-        self.clocks.sync(live)
+        row.status, row.to_act = live.status(), state.to_act()
+        await asyncio.to_thread(self.storage.create_table, row)
+        await asyncio.to_thread(self._start_clocks, live, control, seats)
         self.live[row.id] = live
         self.kick_bots(live)
         return live
@@ -649,9 +789,15 @@ class TableManager:
 
     def summary(self, live: LiveTable) -> dict[str, Any]:
         """The table's public summary (``TableOut``)."""
-        connected = self.hub.connected_seats(live.id)
+        return self.summary_of_row(live.row, live.game, live.state.to_act(), live)
+
+    def summary_of_row(
+        self, row: TableRow, game: Game, to_act: list[int], live: LiveTable | None = None
+    ) -> dict[str, Any]:
+        """The public summary of a stored table (no replay needed: ``to_act`` is stored too)."""
+        connected = self.cache.connected(row.id)
         seats = []
-        for s in live.row.seats:
+        for s in row.seats:
             playing_bot = s.kind == "bot" or s.handed_to_bot
             seats.append(
                 {
@@ -666,23 +812,23 @@ class TableManager:
                 }
             )
         return {
-            "id": live.id,
-            "game": live.row.game,
-            "game_name": live.game.name,
-            "num_players": live.row.num_players,
-            "options": public_options(live.row.options),
-            "status": live.row.status,
-            "moves": len(live.moves),
-            "to_act": live.state.to_act(),
+            "id": row.id,
+            "game": row.game,
+            "game_name": game.name,
+            "num_players": row.num_players,
+            "options": public_options(row.options),
+            "status": row.status,
+            "moves": row.num_moves,
+            "to_act": to_act,
             "seats": seats,
-            "result": live.row.result,
-            "next_table": live.row.next_table,
-            "undo_supported": live.game.undo_barriers is not None,
-            "hotseat": live.row.hotseat,
-            "rated": live.row.rated,
-            "clock": self.clocks.view(live, connected),
-            "created_at": live.row.created_at.isoformat(),
-            "updated_at": live.row.updated_at.isoformat(),
+            "result": row.result,
+            "next_table": row.next_table,
+            "undo_supported": game.undo_barriers is not None,
+            "hotseat": row.hotseat,
+            "rated": row.rated,
+            "clock": self.clocks.view(live, connected) if live is not None else None,
+            "created_at": row.created_at.isoformat(),
+            "updated_at": row.updated_at.isoformat(),
         }
 
     def message(
@@ -720,36 +866,88 @@ class TableManager:
 
     def push_table(self, live: LiveTable, full: bool = False) -> None:
         """Tell every connection that the seats or links changed (a whole snapshot if legal moves did)."""
-        if full:
-            self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason="seats"))
+        self.publish(live, "seats" if full else "table")
+
+    # -- news to every process ----------------------------------------------------------------------
+
+    def publish(
+        self,
+        live: LiveTable,
+        kind: str,
+        message: dict[str, Any] | None = None,
+        seats: Iterable[int] | None = None,
+    ) -> None:
+        """Tell the sockets of every server process what just changed at ``live``: THE publishing call.
+
+        Call it after the transaction that made the change committed (and after ``live`` holds it):
+
+        - ``"move"``: a move was appended (each socket gets an ``update`` with its seat's events);
+        - ``"undo"``: moves were taken back (a ``snapshot`` with ``reason: "undo"``);
+        - ``"seats"``: who plays a seat changed so that legal moves may differ (a ``snapshot``);
+        - ``"table"``: the summary changed (a ``table`` message);
+        - ``"chat"``, ``"clock"`` (or any kind with a ``message``): ``message`` goes to every socket of
+          the table as it is, or only to those playing ``seats``; it must be JSON-safe and hold nothing
+          a spectator may not see unless ``seats`` limits it.
+
+        This process delivers at once; the others get it through Redis (when configured) and read
+        stored changes from the database by version, so nothing is trusted across processes. Stored
+        changes must bump the table's version (every ``Storage`` write does). Never blocks, never fails.
+        """
+        chosen = tuple(seats) if seats is not None else None
+        self.deliver(live, kind, message, chosen)
+        self.fanout.publish(News(live.id, kind, live.row.version, message, chosen, self.fanout.origin))
+
+    def deliver(
+        self, live: LiveTable, kind: str, message: dict[str, Any] | None = None, seats: tuple[int, ...] | None = None
+    ) -> None:
+        """Deliver news to this process's sockets at ``live`` (see :meth:`publish`)."""
+        if not self.hub.tables.get(live.id):
+            return
+        if message is not None or kind in MESSAGE_KINDS:
+            if message is not None:
+                self.hub.broadcast_to(live.id, message, seats)
+        elif kind == "move":
+            since = len(live.events) - 1
+            self.hub.broadcast(live.id, lambda s: self.message(live, s, "update", since=since))
+        elif kind in ("undo", "seats"):
+            self.hub.broadcast(live.id, lambda s: self.message(live, s, "snapshot", reason=kind))
         else:
             summary = self.summary(live)
             self.hub.broadcast(live.id, lambda s: {"type": "table", "table": summary})
 
-    async def list_tables(self, statuses: Sequence[str] | None, game: str | None = None) -> list[dict[str, Any]]:
-        """Summaries for the lobby (only ``game``'s tables if given)."""
-        out = []
-        for table_id in self.storage.table_ids(tuple(statuses) if statuses else None, game=game):
-            try:
-                live = self.live.get(table_id)
-                if live is None:  # finished tables are summarised from storage, without a replay
-                    row = self.storage.load_table(table_id)
-                    if row is not None and row.status in ("finished", "expired"):
-                        out.append(self.summary_of_finished(row))
-                        continue
-                    live = await self.get(table_id)
-                out.append(self.summary(live))
-            except Exception:
-                log.exception("table %s cannot be listed", table_id)
-        return out
+    async def list_tables(
+        self, statuses: Sequence[str] | None, limit: int = 200, before: str | None = None, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Summaries for the lobby (only ``game``'s tables if given), a page at a time, read from the
+        database without replaying (tables in memory here show their clocks too).
 
-    def summary_of_finished(self, row: TableRow) -> dict[str, Any]:
-        """The summary of a finished table that is not in memory."""
-        game = games.load(row.game)
-        state = start_state(game, row.num_players, row.seed, row.options)
-        placeholder = LiveTable(row, game, state)
-        out = self.summary(placeholder)
-        out["to_act"] = []
+        ``before`` is the id of the last table of the previous page.
+        """
+        cursor = None
+        if before is not None:
+            if not _plausible_id(before):
+                raise ApiError(f"before: no table {before!r}")
+            head = await asyncio.to_thread(self.storage.list_page_key, before)
+            if head is None:
+                raise ApiError(f"before: no table {before!r}")
+            cursor = head
+        wanted = tuple(statuses) if statuses else None
+        rows = await asyncio.to_thread(self.storage.list_rows, wanted, limit, cursor, game)
+        out = []
+        for row in rows:
+            try:
+                live = self.live.get(row.id)
+                if live is not None and live.row.version == row.version:
+                    out.append(self.summary(live))
+                    continue
+                over = row.status in ("finished", "expired")
+                if row.to_act is None and not over:  # stored before to_act was
+                    out.append(self.summary(await self.get(row.id)))
+                    continue
+                to_act = [] if over else list(row.to_act or [])
+                out.append(self.summary_of_row(row, games.load(row.game), to_act))
+            except Exception:
+                log.exception("table %s cannot be listed", row.id)
         return out
 
     # -- replays ----------------------------------------------------------------------------------

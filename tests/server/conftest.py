@@ -43,6 +43,7 @@ class ServerProcess:
     schema: str | None = None
     log: Path | None = None
     env: dict[str, str] | None = None  # extra environment variables (limits, workers)
+    extra: tuple[str, ...] = ()  # more command-line options (e.g. --redis URL)
 
     @property
     def url(self) -> str:
@@ -68,6 +69,7 @@ class ServerProcess:
         ]
         if self.schema:
             cmd += ["--schema", self.schema]
+        cmd += list(self.extra)
         self.log = log = Path(tempfile.mkstemp(prefix="robotable-server-", suffix=".log")[1])
         with log.open("wb") as out:  # a file, not a pipe: a chatty server never blocks on a full pipe
             env = {**os.environ, **self.env} if self.env else None

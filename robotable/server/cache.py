@@ -1,0 +1,288 @@
+"""Live tables as a cache of the database, checked by version, shared by several server processes.
+
+A process keeps the tables it serves in memory (``TableManager.live``), but never trusts them across
+processes: every stored write bumps the table's ``version``, and before it answers from memory a process
+compares its copy's version with the stored one. A stale copy catches up by move number (the moves it
+lacks, applied one by one, each pushed to this process's sockets as an ``update``), or is rebuilt after an
+undo (a ``snapshot``); changed seats are pushed as a ``snapshot`` too, so nobody skips a move.
+
+It also keeps memory bounded (idle tables are evicted and reloaded on demand), sweeps the versions of the
+tables with sockets here every few seconds (news lost while Redis was away is read from the database),
+and coalesces presence: who is connected is sent as one debounced summary per table, not one broadcast
+per join, and is shared with the other processes through the fan-out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from .fanout import MESSAGE_KINDS, PRESENCE, News
+
+if TYPE_CHECKING:
+    from .tables import LiveTable, TableManager
+
+log = logging.getLogger("robotable.server")
+
+#: Seconds between version sweeps of the tables with sockets in this process.
+SWEEP_SECONDS = float(os.environ.get("ROBOTABLE_SWEEP_SECONDS", "2"))
+#: An unfinished table nobody used for this long (no socket here, no bot running) leaves memory.
+IDLE_SECONDS = float(os.environ.get("ROBOTABLE_IDLE_SECONDS", "300"))
+#: Seconds a presence change waits for others before one summary goes out (joins and leaves coalesce).
+PRESENCE_DEBOUNCE = 0.3
+#: Another process's presence counts this long after it last said so (it repeats every sweep).
+PRESENCE_TTL = 30.0
+
+
+class TableCache:
+    """Version checks, catch-up, eviction and presence for a :class:`TableManager`."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.remote_presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        self._told: dict[str, frozenset[int]] = {}  # seats this process last published per table
+        self._presence_due: dict[str, asyncio.TimerHandle] = {}
+        self._syncing: dict[str, asyncio.Task[None]] = {}
+        self._dirty: set[str] = set()
+        self._janitor: asyncio.Task[None] | None = None
+        self._last_presence_repeat = 0.0
+        self.catch_ups = 0  # moves read from the database that another process made (tests, benchmarks)
+
+    # -- life cycle -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the sweep and eviction loop."""
+        self._janitor = asyncio.create_task(self._janitor_loop(), name="table-cache-janitor")
+
+    async def stop(self) -> None:
+        """Stop the loop and pending catch-ups."""
+        for handle in self._presence_due.values():
+            handle.cancel()
+        tasks = [t for t in (self._janitor, *self._syncing.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def _janitor_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+                self.evict_idle()
+                self._repeat_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table cache sweep failed; trying again")
+
+    # -- versions ---------------------------------------------------------------------------------
+
+    async def sweep(self) -> None:
+        """Re-read every table with sockets here whose stored version moved on (missed news)."""
+        ids = [t for t in self.manager.hub.tables if t in self.manager.live]
+        if not ids:
+            return
+        stored = await asyncio.to_thread(self.manager.storage.versions, ids)
+        for table_id, version in stored.items():
+            live = self.manager.live.get(table_id)
+            if live is not None and version != live.row.version:
+                self.schedule(table_id)
+
+    async def resync_all(self) -> None:
+        """After the fan-out (re)connected: news may have been missed, check every table with sockets."""
+        for table_id in list(self.manager.hub.tables):
+            if table_id in self.manager.live:
+                self.schedule(table_id)
+        for table_id in list(self.manager.hub.tables):
+            self._told.pop(table_id, None)
+            self.presence_changed(table_id)
+
+    async def ensure_fresh(self, live: LiveTable) -> None:
+        """Bring ``live`` up to the stored version (one cheap query when it is already current)."""
+        stored = await asyncio.to_thread(self.manager.storage.versions, [live.id])
+        if stored.get(live.id, live.row.version) == live.row.version:
+            return
+        async with live.lock:
+            await self.refresh_locked(live)
+
+    def schedule(self, table_id: str) -> None:
+        """Catch ``table_id`` up in the background (coalesced: at most one catch-up runs per table)."""
+        task = self._syncing.get(table_id)
+        if task is not None and not task.done():
+            self._dirty.add(table_id)
+            return
+        self._syncing[table_id] = asyncio.create_task(self._sync_task(table_id))
+
+    async def _sync_task(self, table_id: str) -> None:
+        try:
+            while True:
+                self._dirty.discard(table_id)
+                live = self.manager.live.get(table_id)
+                if live is None:
+                    return
+                async with live.lock:
+                    await self.refresh_locked(live)
+                if table_id not in self._dirty:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s could not catch up; it is reloaded on next use", table_id)
+            self.manager.live.pop(table_id, None)
+        finally:
+            self._syncing.pop(table_id, None)
+
+    async def refresh_locked(self, live: LiveTable) -> bool:
+        """Catch ``live`` up with the database (its lock held); whether anything changed.
+
+        The moves it lacks are applied in order and each is pushed to this process's sockets; after an
+        undo elsewhere it is rebuilt and every socket gets a snapshot; changed seats send a snapshot.
+        """
+        manager = self.manager
+        loaded = await asyncio.to_thread(manager.storage.load_changes, live.id, live.row.history, len(live.moves))
+        if loaded is None:
+            return False
+        row, first = loaded
+        if row.version == live.row.version:
+            return False
+        manager.clocks.forget(live.id)  # the clocks moved on with the table: read them again
+        seats_changed = [vars(s) for s in row.seats] != [vars(s) for s in live.row.seats]
+        bots_changed = [s.kind == "bot" or s.handed_to_bot for s in row.seats] != [
+            s.kind == "bot" or s.handed_to_bot for s in live.row.seats
+        ]
+        links_changed = (row.next_table, row.status) != (live.row.next_table, live.row.status)
+        live.row.seats = row.seats
+        if first == len(live.moves) and row.history == live.row.history:
+            for move in row.moves:
+                manager.apply_stored(live, move)
+                self.catch_ups += 1
+                manager.deliver(live, "move")
+        else:
+            rebuilt = await asyncio.to_thread(manager.rebuild, row)
+            live.state, live.events, live.random_moves = rebuilt.state, rebuilt.events, rebuilt.random_moves
+            live.waiting = rebuilt.waiting
+            live.row.moves = row.moves
+            bots_changed = False
+            manager.deliver(live, "undo")  # a whole snapshot
+        for name in ("num_moves", "status", "result", "next_table", "updated_at", "version", "history", "to_act"):
+            setattr(live.row, name, getattr(row, name))
+        if bots_changed:  # legal moves may differ: a whole snapshot
+            manager.deliver(live, "seats")
+        elif seats_changed or links_changed:
+            manager.deliver(live, "table")
+        return True
+
+    # -- news from other processes ----------------------------------------------------------------
+
+    async def receive(self, news: News) -> None:
+        """News published by another process: deliver it to the sockets here."""
+        manager = self.manager
+        if news.kind == PRESENCE:
+            seats = frozenset(int(s) for s in (news.message or {}).get("seats", ()))
+            before = self.connected_elsewhere(news.table)
+            if seats:
+                self.remote_presence.setdefault(news.table, {})[news.origin] = (seats, time.monotonic())
+            else:
+                self.remote_presence.get(news.table, {}).pop(news.origin, None)
+            if self.connected_elsewhere(news.table) != before and news.table in manager.live:
+                self._debounce_summary(news.table)
+            return
+        if not manager.hub.tables.get(news.table):
+            return  # no sockets here: a copy in memory is checked by version when it is next used
+        live = manager.live.get(news.table)
+        if news.kind in MESSAGE_KINDS or news.message is not None:
+            if live is not None and news.version > live.row.version:
+                self.schedule(news.table)  # it came with a stored change we have not seen
+            if news.message is not None:
+                manager.hub.broadcast_to(news.table, news.message, news.seats)
+            return
+        if live is not None and news.version != live.row.version:
+            self.schedule(news.table)
+        elif live is not None and news.kind == "table":  # a change kept beside the table (its clocks)
+            manager.clocks.forget(news.table)
+            manager.deliver(live, "table")
+
+    # -- presence ---------------------------------------------------------------------------------
+
+    def connected_elsewhere(self, table_id: str) -> frozenset[int]:
+        """Seats connected to other processes (as they last said, within the TTL)."""
+        out: set[int] = set()
+        horizon = time.monotonic() - PRESENCE_TTL
+        for seats, seen in self.remote_presence.get(table_id, {}).values():
+            if seen >= horizon:
+                out |= seats
+        return frozenset(out)
+
+    def connected(self, table_id: str) -> set[int]:
+        """Seats with an open socket in any process."""
+        return self.manager.hub.connected_seats(table_id) | self.connected_elsewhere(table_id)
+
+    def presence_changed(self, table_id: str) -> None:
+        """A socket joined or left here: one summary and one presence notice soon, if seats changed."""
+        self._debounce_summary(table_id)
+
+    def _debounce_summary(self, table_id: str) -> None:
+        if table_id in self._presence_due:
+            return
+        loop = asyncio.get_running_loop()
+        self._presence_due[table_id] = loop.call_later(PRESENCE_DEBOUNCE, self._presence_now, table_id)
+
+    def _presence_now(self, table_id: str) -> None:
+        self._presence_due.pop(table_id, None)
+        manager = self.manager
+        local = frozenset(manager.hub.connected_seats(table_id))
+        if self._told.get(table_id) != local:
+            if local or table_id in self._told:
+                manager.fanout.publish(
+                    News(table_id, PRESENCE, message={"seats": sorted(local)}, origin=manager.fanout.origin)
+                )
+            if local:
+                self._told[table_id] = local
+            else:
+                self._told.pop(table_id, None)
+        live = manager.live.get(table_id)
+        if live is not None and manager.hub.tables.get(table_id):
+            manager.deliver(live, "table")
+
+    def _repeat_presence(self) -> None:
+        """Say again which seats are connected here, before other processes forget it."""
+        now = time.monotonic()
+        if now - self._last_presence_repeat < PRESENCE_TTL / 3:
+            return
+        self._last_presence_repeat = now
+        for table_id, seats in list(self._told.items()):
+            if seats:
+                self.manager.fanout.publish(
+                    News(table_id, PRESENCE, message={"seats": sorted(seats)}, origin=self.manager.fanout.origin)
+                )
+
+    # -- memory -----------------------------------------------------------------------------------
+
+    def evict_idle(self, idle: float | None = None) -> list[str]:
+        """Forget tables nobody uses here (no socket, no bot running, idle); they reload on demand."""
+        limit = IDLE_SECONDS if idle is None else idle
+        horizon = time.monotonic() - limit
+        gone = []
+        for table_id, live in list(self.manager.live.items()):
+            busy = live.bot_task is not None and not live.bot_task.done()
+            if busy or self.manager.hub.tables.get(table_id) or live.lock.locked() or table_id in self._syncing:
+                continue
+            if live.last_used <= horizon:
+                del self.manager.live[table_id]
+                gone.append(table_id)
+        return gone
+
+    def stats(self) -> dict[str, Any]:
+        """Figures for operators and benchmarks."""
+        return {
+            "live_tables": len(self.manager.live),
+            "sockets": self.manager.hub.count(),
+            "catch_up_moves": self.catch_ups,
+            "fanout_connected": self.manager.fanout.connected,
+        }

@@ -1,0 +1,232 @@
+"""Two real server processes on one PostgreSQL, fanned out through Redis (a schema and a key prefix each).
+
+A move through A reaches a websocket on B in order and B's REST answers see it; B's next move is not
+refused as stale; a seat claim through A and a hand-over through B never overwrite each other; after a
+Redis outage B's sockets catch up from the database without a skipped move.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PG_URL, ServerProcess, free_port, new_table
+from websockets.sync.client import connect
+
+HUMAN = {"kind": "human"}
+OPEN = {"kind": "open"}
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def cluster(pg_schema: str) -> Iterator[Callable[..., list[ServerProcess]]]:
+    """``cluster(n, redis=URL)``: n server processes on one PostgreSQL schema and one Redis key prefix."""
+    started: list[ServerProcess] = []
+    prefix = f"rt-test-{secrets.token_hex(4)}:"
+
+    def start(n: int = 2, redis: str = REDIS) -> list[ServerProcess]:
+        out = []
+        for _ in range(n):
+            server = ServerProcess(
+                PG_URL,
+                0.0,
+                schema=pg_schema,
+                extra=("--redis", redis, "--redis-prefix", prefix),
+                env={"ROBOTABLE_SWEEP_SECONDS": "1"},
+            )
+            started.append(server)
+            out.append(server.start())
+        return out
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+class Socket:
+    """A websocket client keeping every message."""
+
+    def __init__(self, url: str) -> None:
+        self._stack = ExitStack()
+        self.ws = self._stack.enter_context(connect(url, open_timeout=10))
+        self.received: list[dict[str, Any]] = []
+
+    def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            self.received.append(msg)
+            if check(msg):
+                return msg
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def play_random_moves(server: ServerProcess, table: str, tokens: dict[int, str], count: int, seed: int) -> int:
+    """Make ``count`` random legal moves through ``server``'s REST API; the move count at the end."""
+    rng = random.Random(seed)
+    moves = 0
+    for _ in range(count):
+        for seat in rng.sample(sorted(tokens), len(tokens)):
+            state = server.api("GET", f"/api/tables/{table}/state", params={"seat": seat, "token": tokens[seat]})
+            assert state.status_code == 200, state.text
+            body = state.json()
+            if body["legal"]:
+                choice = rng.choice(body["legal"])
+                move = {"seat": seat, "token": tokens[seat], "action": choice, "after": body["moves"]}
+                res = server.api("POST", f"/api/tables/{table}/moves", json=move)
+                assert res.status_code == 200, res.text
+                moves = res.json()["moves"]
+                break
+        else:
+            break  # the game is over
+    return moves
+
+
+def updates_in_order(socket: Socket, upto: int, start: int = 0) -> list[int]:
+    """The move counts of the updates a socket received until it reached ``upto``."""
+    socket.until(lambda m: m["type"] in ("update", "snapshot") and m["moves"] >= upto)
+    return [m["moves"] for m in socket.received if m["type"] == "update" and m["moves"] > start]
+
+
+def test_a_move_through_a_reaches_b_in_order_and_b_plays_on(cluster) -> None:
+    a, b = cluster(2)
+    made = new_table(a, [HUMAN, HUMAN])
+    table, tokens = made["table"]["id"], made["tokens"]
+    assert b.api("GET", f"/api/tables/{table}").json()["moves"] == 0  # B has it in memory at move 0
+    watcher = Socket(f"{b.ws_url}/ws/tables/{table}")
+    player = Socket(f"{b.ws_url}/ws/tables/{table}?seat=1&token={tokens[1]}")
+    try:
+        assert watcher.until(lambda m: m["type"] == "snapshot")["moves"] == 0
+        done = play_random_moves(a, table, tokens, 10, seed=3)
+        assert done == 10
+        assert updates_in_order(watcher, done) == list(range(1, done + 1))  # every move, in order
+        log_moves = [e["move"] for m in watcher.received if m["type"] == "update" for e in m["events"]]
+        assert log_moves == sorted(log_moves) and set(log_moves) == set(range(1, done + 1))
+        assert updates_in_order(player, done) == list(range(1, done + 1))
+        assert b.api("GET", f"/api/tables/{table}").json()["moves"] == done  # REST on B sees it
+        # B's next move is accepted (no spurious 409), and A's sockets would see it: A's REST does
+        more = play_random_moves(b, table, tokens, 3, seed=4)
+        assert more == done + 3
+        assert a.api("GET", f"/api/tables/{table}").json()["moves"] == more
+        assert updates_in_order(watcher, more, start=done) == list(range(done + 1, more + 1))
+    finally:
+        watcher.close()
+        player.close()
+
+
+def test_simultaneous_moves_through_both_processes_are_serialized(cluster) -> None:
+    a, b = cluster(2)
+    made = new_table(a, [HUMAN, HUMAN])
+    table, tokens = made["table"]["id"], made["tokens"]
+    state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": tokens[0]}).json()
+    action = state["legal"][0]
+
+    def move(server: ServerProcess) -> int:
+        body = {"seat": 0, "token": tokens[0], "action": action, "after": 0}
+        return server.api("POST", f"/api/tables/{table}/moves", json=body).status_code
+
+    with ThreadPoolExecutor(2) as pool:
+        codes = sorted(pool.map(move, [a, b]))
+    assert codes == [200, 409]  # the same decision twice: exactly one lands
+    assert a.api("GET", f"/api/tables/{table}").json()["moves"] == 1
+    assert b.api("GET", f"/api/tables/{table}").json()["moves"] == 1
+
+
+def test_a_claim_through_a_and_a_hand_over_through_b_never_overwrite(cluster) -> None:
+    a, b = cluster(2)
+    for attempt in range(6):
+        made = new_table(a, [HUMAN, OPEN])
+        table, tokens = made["table"]["id"], made["tokens"]
+        assert b.api("GET", f"/api/tables/{table}").json()["seats"][1]["kind"] == "open"  # B caches it open
+
+        def claim(table: str = table) -> Any:
+            return a.api("POST", f"/api/tables/{table}/seats/1/claim", json={"name": "Zoe"})
+
+        def hand_over(table: str = table, tokens: dict[int, str] = tokens) -> Any:
+            body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
+            return b.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+
+        if attempt % 2 == 0:  # one after the other, then at the same time
+            claimed, handed = claim(), hand_over()
+        else:
+            with ThreadPoolExecutor(2) as pool:
+                first, second = pool.submit(claim), pool.submit(hand_over)
+                claimed, handed = first.result(), second.result()
+        assert handed.status_code in (200, 409), handed.text
+        seat = a.api("GET", f"/api/tables/{table}").json()["seats"][1]
+        assert b.api("GET", f"/api/tables/{table}").json()["seats"][1] == seat
+        if claimed.status_code == 200:
+            token = claimed.json()["token"]
+            assert seat["kind"] == "human" and seat["name"] == "Zoe"  # the claim stands
+            if handed.status_code == 200:  # handed over after the claim: the claimer takes it back
+                assert seat["handed_to_bot"]
+                back = b.api("POST", f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1, "token": token})
+                assert back.status_code == 200, back.text
+            else:
+                assert not seat["handed_to_bot"]
+            state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 1, "token": token})
+            assert state.status_code == 200  # the claimer's token still opens the seat
+        else:  # the hand-over came first and made it a bot seat: the claim was refused
+            assert claimed.status_code == 409 and handed.status_code == 200
+            assert seat["kind"] == "bot"
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
+    """A private redis-server on a free port that the test can stop and start again."""
+    port = free_port()
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        procs.append(proc)
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        return proc
+
+    start.url = f"redis://127.0.0.1:{port}/0"  # type: ignore[attr-defined]
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_after_a_redis_outage_b_catches_up_without_skipping_a_move(cluster, own_redis) -> None:
+    redis = own_redis()
+    a, b = cluster(2, redis=own_redis.url)
+    made = new_table(a, [HUMAN, HUMAN])
+    table, tokens = made["table"]["id"], made["tokens"]
+    watcher = Socket(f"{b.ws_url}/ws/tables/{table}")
+    try:
+        watcher.until(lambda m: m["type"] == "snapshot")
+        first = play_random_moves(a, table, tokens, 3, seed=5)
+        assert updates_in_order(watcher, first) == list(range(1, first + 1))
+        redis.kill()  # Redis goes away: A's news is lost, B must read the moves from the database
+        redis.wait()
+        during = play_random_moves(a, table, tokens, 4, seed=6)
+        assert updates_in_order(watcher, during) == list(range(1, during + 1))
+        own_redis()  # back again: news flows once more
+        time.sleep(1.5)  # both processes resubscribe
+        after = play_random_moves(a, table, tokens, 3, seed=7)
+        assert updates_in_order(watcher, after) == list(range(1, after + 1))
+        assert b.api("GET", f"/api/tables/{table}").json()["moves"] == after
+    finally:
+        watcher.close()
