@@ -24,7 +24,7 @@ from robotable.core import Event
 from .board import GROUND, ROBOT, Board, Thing
 from .components import CRYSTAL_NAMES, Tile
 from .events import blocked_event, move_event, mud_event
-from .hexgrid import FACING_NAMES, Hex, neighbour
+from .hexgrid import FACING_NAMES, OFFSETS, Hex, neighbour
 
 if TYPE_CHECKING:
     from .state import TtbState
@@ -41,7 +41,7 @@ def arrive(board: Board, n: Hex, d: int) -> Hex | None:
     ``n`` is a Teleporter, the hex beyond its pair (Teleporters: "it is immediately placed on the
     opposite side of the matching colour Teleporter"); ``None`` if that is off the board, a Base, a Rock
     or another Teleporter."""
-    if board.solid(n):
+    if n not in board.hexes or n in board.base_at or n in board.rocks:  # Board.solid, inlined: every step
         return None
     pair = board.tele.get(n)
     if pair is None:
@@ -52,7 +52,8 @@ def arrive(board: Board, n: Hex, d: int) -> Hex | None:
 
 def next_hex(board: Board, h: Hex, d: int) -> Hex | None:
     """Where something leaving ``h`` in direction ``d`` lands: the next hex (see :func:`arrive`)."""
-    return arrive(board, neighbour(h, d), d)
+    dq, dr = OFFSETS[d]
+    return arrive(board, (h[0] + dq, h[1] + dr), d)
 
 
 def push_line(board: Board, thing_at: ThingAt, h: Hex, d: int, dash: bool) -> tuple[list[Thing], list[Hex]] | None:

@@ -96,8 +96,8 @@ def _back_up(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
 
 
 def _turn(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
-    st.rface[rid] = turn(st.rface[rid], TURNS[op])
-    events.append(turn_event(st.names[rid], st.rhex[rid], FACING_NAMES[st.rface[rid]]))
+    facing = st.rface[rid] = turn(st.rface[rid], TURNS[op])
+    events.append(turn_event(st.names[rid], st.rhex[rid], FACING_NAMES[facing]))
     return True
 
 
