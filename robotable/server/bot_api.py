@@ -185,7 +185,7 @@ class LocalWorkers:
     """
 
     def __init__(self, database: str, schema: str | None, server_url: str, secret: str) -> None:
-        cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server_url, "--exit-with-parent"]
+        cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server_url, "--parent", str(os.getpid())]
         if schema:
             cmd += ["--schema", schema]
         self.cmds = [cmd, [*cmd, "--people-only"]]

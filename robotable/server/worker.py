@@ -65,7 +65,7 @@ class Worker:
         #: Set by SIGTERM (a plain flag: a signal handler must not take a lock the loop may hold).
         self.stopping = False
         self.failures = 0
-        #: The web process that started this worker (``--exit-with-parent``): gone, the worker stops.
+        #: The web process that started this worker (``--parent``): gone, the worker stops.
         self.parent: int | None = None
 
     def run(self) -> None:
@@ -76,7 +76,7 @@ class Worker:
                 self.sleep(self.poll)
 
     def done(self) -> bool:
-        """Whether to stop: asked to, or (``--exit-with-parent``) the web process that started it is gone."""
+        """Whether to stop: asked to, or (``--parent``) the web process that started it is gone."""
         if self.parent is not None and os.getppid() != self.parent:
             log.info("bot worker %s: its web process is gone; stopping", self.name)
             self.stopping = True
@@ -199,7 +199,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--people-only", action="store_true", help="take only turns of tables with people (never all-bot tables)"
     )
-    parser.add_argument("--exit-with-parent", action="store_true", help="stop when the starting process is gone")
+    parser.add_argument(
+        "--parent", type=int, default=None, help="pid of the web process that started this worker: stop when it is gone"
+    )
     args = parser.parse_args(argv)
     secret = os.environ.get("ROBOTABLE_WORKER_SECRET")
     if not secret:
@@ -218,8 +220,7 @@ def main(argv: list[str] | None = None) -> None:
         seconds_per_hour=quotas.seconds_per_hour,
         people_only=args.people_only,
     )
-    if args.exit_with_parent:
-        worker.parent = os.getppid()
+    worker.parent = args.parent  # given by the parent: read here, it could already be gone (then pid 1)
     signal.signal(signal.SIGTERM, lambda *_: setattr(worker, "stopping", True))
     try:
         worker.run()

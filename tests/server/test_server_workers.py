@@ -221,6 +221,13 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
     wait_for(gone, 15, "the worker to stop with its server")
 
 
+def test_spawned_workers_stop_with_a_server_killed_at_once(server_factory: Any) -> None:
+    server = server_factory()
+    server.kill()  # at once: the workers may still be starting, and must not outlive it
+    gone = lambda: subprocess.run(["pgrep", "-f", f"--server {server.url}"], capture_output=True).returncode != 0  # noqa: E731
+    wait_for(gone, 20, "the workers to stop with their server")
+
+
 def test_people_are_served_first_and_a_worker_can_be_kept_for_them(tmp_path: Path) -> None:
     queue = BotQueue(Storage(f"sqlite:///{tmp_path / 'queue.db'}"))
     try:
