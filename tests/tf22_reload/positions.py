@@ -28,6 +28,7 @@ def position(
     round: int = 1,
     phase: str = "choose",
     winner: int = -1,
+    options: dict[str, Any] | None = None,
 ) -> Tf22State:
     """A consistent state: unlisted cards go to the stack, unlisted containers to the stock.
 
@@ -58,7 +59,7 @@ def position(
         "game": "tf22-reload",
         "num_players": n,
         "seed": 1,
-        "options": {},
+        "options": options or {},
         "rng": 1,
         "round": round,
         "battle": 14 - len(deck) // 2,

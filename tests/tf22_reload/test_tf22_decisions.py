@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robotable.core import IllegalAction, Rng, play_random
+from robotable.core import BadOptions, IllegalAction, Rng, play_random
 from robotable.games.tf22_reload import (
     GAME,
     Load,
@@ -115,6 +115,63 @@ def test_decision_5_a_moved_container_may_go_to_an_empty_slot():
     play_all(state, PlayCard(7), PlayCard(2))
     assert Reload(0, 1) in state.legal_actions(BUZZ)
     assert state.legal_actions(BUZZ).count(ReturnContainer()) == 1
+
+
+STRICT = {"strict_moves": True}
+
+
+@pytest.mark.parametrize("options", [{}, {"strict_moves": False}])
+def test_decision_5_by_default_a_moved_container_may_go_to_an_empty_slot_with_r_c(options):
+    ships = [[["yellow", "red"], ["yellow"], [], [], []], [[], [], [], [], []]]
+    state = position(2, ships=ships, chips=[2, 0], options=options)
+    legal = state.legal_actions(BUZZ)
+    assert RReload(0, 2) in legal and RReload(0, 1) in legal
+    play_all(state, RReload(0, 2), PlayCard(3))
+    assert state.ships[BUZZ][:3] == [[Y], [Y], [R]]
+
+
+def test_strict_moves_a_moved_container_goes_only_onto_another_stack_with_r_c():
+    ships = [[["yellow", "red"], ["yellow"], [], [], []], [[], [], [], [], []]]
+    state = position(2, ships=ships, chips=[2, 0], options=STRICT)
+    legal = state.legal_actions(BUZZ)
+    assert [a for a in legal if isinstance(a, RReload)] == [RReload(0, 1)]  # red onto yellow only
+    with pytest.raises(IllegalAction):
+        state.apply(BUZZ, RReload(0, 2))
+    play_all(state, RReload(0, 1), PlayCard(3))
+    assert state.ships[BUZZ][:2] == [[Y], [Y, R]]
+
+
+def test_strict_moves_a_bluff_reload_goes_only_onto_another_stack():
+    ships = [[["yellow", "blue"], ["red"], [], [], []], [[], [], [], [], []]]
+    default = position(2, (("blue", 0), ("blue", 1)), ships=ships)
+    strict = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=STRICT)
+    for state in (default, strict):
+        play_all(state, PlayCard(7), PlayCard(2))
+    assert [a for a in default.legal_actions(BUZZ) if isinstance(a, Reload)] == [
+        Reload(0, 1),
+        *(Reload(0, s) for s in (2, 3, 4)),
+    ]
+    assert [a for a in strict.legal_actions(BUZZ) if isinstance(a, Reload)] == [Reload(0, 1)]
+    with pytest.raises(IllegalAction):
+        strict.apply(BUZZ, Reload(0, 2))
+    strict.apply(BUZZ, Reload(0, 1))
+    assert strict.ships[BUZZ][:2] == [[Y], [R, B]]
+
+
+def test_strict_moves_still_loads_a_won_container_onto_an_empty_slot():
+    # Buzz's blue top could only move onto the empty slot, which strict_moves forbids; loading the won
+    # blue container there is loading, not moving, and stays allowed.
+    ships = [[["yellow", "blue"], ["green"], ["green"], ["green"], []], [[], [], [], [], []]]
+    state = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=STRICT)
+    play_all(state, PlayCard(7), PlayCard(2))
+    assert BUZZ in state.to_act() and state.legal_actions(BUZZ) == [Load(4), ReturnContainer()]
+
+
+def test_strict_moves_is_a_boolean_table_option():
+    assert GAME.start(2, seed=1).options == {"strict_moves": False}
+    assert GAME.start(2, seed=1, options=STRICT).to_json()["options"] == STRICT
+    with pytest.raises(BadOptions, match="strict_moves"):
+        GAME.start(2, seed=1, options={"strict_moves": 1})
 
 
 def test_decision_5_no_decision_is_asked_when_nothing_can_be_loaded_or_moved():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, BadInput, BadOptions, Game, Rng
+from robotable.core import Action, BadInput, BadOptions, Game, Option, Rng
 from robotable.core.state_json import StateReader
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
@@ -16,7 +16,8 @@ from .state import GAME_ID, PHASES, Tf22State
 
 
 class Tf22Reload(Game):
-    """TF22: RELOAD! for 2 to 4 players. No options: the rulebook has no variants.
+    """TF22: RELOAD! for 2 to 4 players. One option, ``strict_moves``: a reading of the moving rule, not a
+    variant (see docs/games/tf22-reload.md).
 
     >>> state = GAME.start(num_players=2, seed=1)
     >>> len(state.legal_actions(0))      # seven numbers and R to take the discards back
@@ -27,7 +28,14 @@ class Tf22Reload(Game):
     name = "TF22: RELOAD!"
     min_players = 2
     max_players = 4
-    options = ()
+    options = (
+        Option(
+            "strict_moves",
+            False,
+            "A moved container (bluff reload, R c) goes only onto another stack, never onto an empty slot",
+        ),
+    )
+    option_sets = ({}, {"strict_moves": True})
     action_types = ACTION_TYPES
     undo_barriers = frozenset({"activate", "reveal", "round_start"})  # new cards shown; choices revealed
     simultaneous = True  # everyone chooses a card in secret, then all are revealed

@@ -91,15 +91,22 @@ def load_slots(ship: Ship, colour: int) -> list[int]:
     return [i for i, stack in enumerate(ship) if can_stack(stack, colour)]
 
 
-def reload_moves(ship: Ship, colour: int | None = None) -> list[tuple[int, int]]:
-    """Moves of a top container (of ``colour``, or any) to another slot that the loading rule allows."""
+def reload_moves(ship: Ship, colour: int | None = None, strict: bool = False) -> list[tuple[int, int]]:
+    """Moves of a top container (of ``colour``, or any) to another slot that the loading rule allows.
+
+    ``strict`` (the ``strict_moves`` option) reads "only from the top of a stack to the top of another
+    stack!" literally: a moved container never goes onto an empty slot.
+
+    >>> reload_moves([[0], [], [1]]), reload_moves([[0], [], [1]], strict=True)
+    ([(0, 1), (2, 0), (2, 1)], [(2, 0)])
+    """
     moves = []
     for src, stack in enumerate(ship):
         if not stack or (colour is not None and stack[-1] != colour):
             continue
         top = stack[-1]
         for dst, other in enumerate(ship):
-            if dst != src and can_stack(other, top):
+            if dst != src and can_stack(other, top) and not (strict and not other):
                 moves.append((src, dst))
     return moves
 

@@ -132,7 +132,7 @@ class Tf22State(State):
         if chips >= RELOAD_COSTS["r_discard"]:
             actions += [_DISCARD[s] for s, stack in enumerate(ship) if stack]
         if chips >= RELOAD_COSTS["r_reload"]:
-            actions += [_RRELOAD[m] for m in rules.reload_moves(ship)]
+            actions += [_RRELOAD[m] for m in rules.reload_moves(ship, strict=self.options["strict_moves"])]
         if chips >= RELOAD_COSTS["r_buy"]:
             for colour in range(NUM_COLOURS):
                 if self.stock[colour]:
@@ -144,7 +144,7 @@ class Tf22State(State):
         actions: list[Action] = []
         if self.activated >= 0:
             actions += [_LOAD[s] for s in rules.load_slots(ship, self.activated)]
-        actions += [_RELOAD[m] for m in rules.reload_moves(ship, self.battle_colour())]
+        actions += [_RELOAD[m] for m in rules.reload_moves(ship, self.battle_colour(), self.options["strict_moves"])]
         actions.append(_RETURN)
         return actions
 
