@@ -11,7 +11,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -20,6 +20,7 @@ from rich.table import Table
 from robotable import games
 from robotable.ai import Agent, make_agent
 from robotable.core import Action, BadInput, Event, Game, Match, Record, RobotableError, State, visible_events
+from robotable.core.options import parse_options
 from robotable.core.record import replay, replay_steps
 from robotable.terminal import describe_action, describe_event, render_view
 
@@ -57,19 +58,6 @@ def parse_seats(spec: str | None, num_players: int, seed: int) -> list[Agent | N
     if len(names) != num_players:
         raise BadInput(f"--seats names {len(names)} seats but --players is {num_players}")
     return [None if name == HUMAN else make_agent(name, seed=seed * 101 + i) for i, name in enumerate(names)]
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """The ``--options`` JSON object."""
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"--options is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise BadInput("--options must be a JSON object")
-    return value
 
 
 @app.command()

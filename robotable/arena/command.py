@@ -5,7 +5,6 @@ robotable arena --game tf22-reload --agents random,heuristic,ismcts:hard --playe
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +15,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from robotable.core import BadInput, RobotableError
+from robotable.core import RobotableError
+from robotable.core.options import parse_options
 
 from .plot import write_chart
 from .report import build_report, command_line, default_prefix, write_report
@@ -91,19 +91,6 @@ def arena(
     if not quiet:
         show_summary(outcome)
     console.print(f"report: {json_path}\nchart:  {png_path}")
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """The ``--options`` JSON object (``{}`` when absent)."""
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"--options is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise BadInput("--options must be a JSON object")
-    return value
 
 
 def _fail(message: str) -> typer.Exit:

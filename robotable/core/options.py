@@ -11,11 +11,12 @@ robotable.core.errors.BadOptions: demo: unknown option 'round' (known: rounds)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BadOptions
+from .errors import BadInput, BadOptions
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,20 @@ def check_options(game_id: str, spec: Sequence[Option], given: Mapping[str, Any]
             names = ", ".join(known) or "none"
             raise BadOptions(f"{game_id}: unknown option {name!r} (known: {names})")
     return {o.name: o.validate(game_id, given[o.name]) if o.name in given else o.default for o in spec}
+
+
+def parse_options(text: str | None, flag: str = "--options") -> dict[str, Any]:
+    """A command line's options JSON object (``{}`` when absent); anything else raises :class:`BadInput`.
+
+    >>> parse_options('{"simplified": true}'), parse_options(None)
+    ({'simplified': True}, {})
+    """
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{flag} is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{flag} must be a JSON object")
+    return value
