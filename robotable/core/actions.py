@@ -177,13 +177,17 @@ def _decode_enum(value: Any, tp: type[enum.IntEnum], where: str) -> enum.IntEnum
     raise BadInput(f"{where}: expected one of {', '.join(names)}, got {value!r}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Event:
     """Something that happened while an action resolved.
 
     ``audience`` is ``None`` for a public event, else the seats that may see it (a private draw, a
     secret choice confirmed to its chooser). Views, logs and replays pass events through
     :func:`visible_events`.
+
+    Events are values: never change one (games may share one event between several results). The class
+    is not ``frozen`` only because a frozen dataclass is built 2.5x slower, and engines build several
+    events per action.
     """
 
     type: str

@@ -275,14 +275,14 @@ class State(ABC):
 
     def check(self, player: int, action: Action) -> None:
         """Raise the right error if ``player`` may not take ``action`` now; change nothing."""
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+        if type(player) is not int or not 0 <= player < self.num_players:
             raise BadInput(f"seat must be an integer from 0 to {self.num_players - 1}, got {player!r}")
-        if not isinstance(action, Action) or type(action) not in self.game.action_types:
+        if type(action) not in self.game.action_types:
             raise BadInput(f"not a {self.game.id} action: {action!r} (build one with game.action_from_json)")
-        if self.is_over():
-            raise GameOver("the game is over")
         waiting = self.to_act()
         if player not in waiting:
+            if self.is_over():  # nobody is to act once the game is over
+                raise GameOver("the game is over")
             raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})")
         if not self.is_legal(player, action):
             raise IllegalAction(self.why_illegal(player, action))

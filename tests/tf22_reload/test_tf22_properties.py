@@ -211,3 +211,20 @@ def test_determinize_depends_only_on_what_the_seat_knows(n, seed, steps):
         a = state.determinize(seat, Rng(seed)).to_json()
         b = other.determinize(seat, Rng(seed)).to_json()
         assert a == b
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=PLAYERS, seed=SEEDS, strict=st.booleans())
+def test_is_legal_agrees_with_legal_actions_for_every_action(n, seed, strict):
+    from robotable.games.tf22_reload.actions import ACTIONS
+
+    state = GAME.start(n, seed=seed, options={"strict_moves": strict})
+    rng = Rng(seed)
+    while not state.is_over():
+        for seat in range(n):
+            legal = state.legal_actions(seat)
+            for action in ACTIONS:
+                assert state.is_legal(seat, action) == (action in legal), (seat, action)
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])

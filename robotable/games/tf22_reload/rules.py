@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -55,6 +56,13 @@ def battle(plays: Mapping[int, int]) -> BattleOutcome:
     The rulebook's order: (a) two or more 1s tie; otherwise (b) a single 1 neutralizes every 7;
     (c) every value played twice or more ties; the highest remaining value wins.
     """
+    return _battle(tuple(plays.items()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _battle(items: tuple[tuple[int, int], ...]) -> BattleOutcome:
+    """:func:`battle` of ``plays.items()`` (outcomes are values: every battle with the same plays shares one)."""
+    plays = dict(items)
     ones = [seat for seat, v in plays.items() if v == NEUTRALIZER]
     remaining = dict(plays)
     tied: list[int] = []
@@ -109,6 +117,19 @@ def reload_moves(ship: Ship, colour: int | None = None, strict: bool = False) ->
             if dst != src and can_stack(other, top) and not (strict and not other):
                 moves.append((src, dst))
     return moves
+
+
+def can_move(ship: Ship, src: int, dst: int, colour: int | None = None, strict: bool = False) -> bool:
+    """Whether ``(src, dst)`` is one of :func:`reload_moves` (slots out of range are not).
+
+    >>> can_move([[0], [], [1]], 2, 0), can_move([[0], [], [1]], 0, 1, strict=True), can_move([[0]], 0, 5)
+    (True, False, False)
+    """
+    n = len(ship)
+    if not (0 <= src < n and 0 <= dst < n) or src == dst or not ship[src]:
+        return False
+    top, other = ship[src][-1], ship[dst]
+    return (colour is None or top == colour) and can_stack(other, top) and not (strict and not other)
 
 
 # -- Points ---------------------------------------------------------------------------------------

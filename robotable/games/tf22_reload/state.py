@@ -49,6 +49,27 @@ _BUY = {(c, s): RBuy(Colour(c), s) for c in range(NUM_COLOURS) for s in range(MA
 _LOAD = {s: Load(s) for s in range(MAX_SLOTS)}
 _RELOAD = {(a, b): Reload(a, b) for a in range(MAX_SLOTS) for b in range(MAX_SLOTS) if a != b}
 _RETURN = ReturnContainer()
+# Their JSON forms, built once (events carry copies), by identity: the shared actions are looked up
+# without hashing their fields.
+_JSON = {
+    id(a): (a, a.to_json())
+    for a in (
+        *_PLAY.values(),
+        _TAKE_BACK,
+        *_DISCARD.values(),
+        *_RRELOAD.values(),
+        *_BUY.values(),
+        *_LOAD.values(),
+        *_RELOAD.values(),
+        _RETURN,
+    )
+}
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """``action.to_json()``, a fresh copy of the one built once for the shared actions."""
+    known = _JSON.get(id(action))
+    return dict(known[1]) if known is not None and known[0] is action else action.to_json()
 
 
 class Tf22State(State):
@@ -113,7 +134,7 @@ class Tf22State(State):
 
     def to_act(self) -> list[int]:
         if self.phase == CHOOSE:
-            return [p for p in range(self.num_players) if self.choices[p] is None]
+            return [p for p, choice in enumerate(self.choices) if choice is None]
         if self.phase == LOAD:
             return [self.winner]
         return []
@@ -148,6 +169,50 @@ class Tf22State(State):
         actions.append(_RETURN)
         return actions
 
+    def is_legal(self, player: int, action: Action) -> bool:
+        """Same answer as ``action in legal_actions(player)``, without building the list."""
+        if self.phase == CHOOSE:
+            return self.choices[player] is None and self._is_battle_choice(player, action)
+        if self.phase == LOAD and player == self.winner:
+            return self._is_load_decision(player, action)
+        return False
+
+    def _is_battle_choice(self, p: int, action: Action) -> bool:
+        ship, chips, kind = self.ships[p], self.chips[p], type(action)
+        if kind is PlayCard:
+            return action.value in self.hands[p]
+        if kind is RTakeBack:
+            return True
+        if kind is RDiscard:
+            return chips >= RELOAD_COSTS["r_discard"] and 0 <= action.slot < len(ship) and bool(ship[action.slot])
+        if kind is RReload:
+            strict = self.options["strict_moves"]
+            return chips >= RELOAD_COSTS["r_reload"] and rules.can_move(
+                ship, action.from_slot, action.to_slot, None, strict
+            )
+        if kind is RBuy:
+            colour, slot = int(action.colour), action.slot
+            return (
+                chips >= RELOAD_COSTS["r_buy"]
+                and self.stock[colour] > 0
+                and 0 <= slot < len(ship)
+                and rules.can_stack(ship[slot], colour)
+            )
+        return False
+
+    def _is_load_decision(self, p: int, action: Action) -> bool:
+        ship, kind = self.ships[p], type(action)
+        if kind is Load:
+            return (
+                self.activated >= 0
+                and 0 <= action.slot < len(ship)
+                and rules.can_stack(ship[action.slot], self.activated)
+            )
+        if kind is Reload:
+            colour, strict = self.battle_colour(), self.options["strict_moves"]
+            return rules.can_move(ship, action.from_slot, action.to_slot, colour, strict)
+        return kind is ReturnContainer
+
     def why_illegal(self, player: int, action: Action) -> str:
         if self.phase == LOAD and not isinstance(action, Load | Reload | ReturnContainer):
             return f"seat {player} won the battle and must decide where the container goes (load, reload or return)"
@@ -167,8 +232,8 @@ class Tf22State(State):
         if self.phase == CHOOSE:
             self.choices[player] = action
             events.append(Event("chose", {"seat": player}))
-            events.append(Event("your_choice", {"seat": player, "choice": action.to_json()}, (player,)))
-            if all(c is not None for c in self.choices):
+            events.append(Event("your_choice", {"seat": player, "choice": action_json(action)}, (player,)))
+            if None not in self.choices:
                 self._resolve_battle(events)
         else:
             self._decide_load(player, action, events)
@@ -226,7 +291,7 @@ class Tf22State(State):
     def _resolve_battle(self, events: list[Event]) -> None:
         choices = [c for c in self.choices if c is not None]
         self.choices = [None] * self.num_players
-        shown = [c.to_json() for c in choices]
+        shown = [action_json(c) for c in choices]
         events.append(Event("reveal", {"choices": shown}))
         for seat, choice in enumerate(choices):
             if isinstance(choice, PlayCard):
@@ -255,10 +320,17 @@ class Tf22State(State):
         self.winner = winner = outcome.winner
         self.cc_piles[winner].extend(self.revealed)
         events.append(Event("won_cards", {"seat": winner, "cards": [card_json(c) for c in self.revealed]}))
-        if len(self._load_decisions(winner)) > 1:
+        if self._has_load_decision(winner):
             self.phase = LOAD
         else:  # nothing to load or reload: the only choice is to return the container
             self._decide_load(winner, _RETURN, events)
+
+    def _has_load_decision(self, seat: int) -> bool:
+        """Whether the battle's winner has more than one answer (returning is always one)."""
+        ship, colour = self.ships[seat], self.activated
+        if colour >= 0 and any(rules.can_stack(stack, colour) for stack in ship):
+            return True
+        return bool(rules.reload_moves(ship, self.battle_colour(), self.options["strict_moves"]))
 
     def _use_r(self, seat: int, choice: Action, events: list[Event]) -> None:
         """The R card's four uses; the R card itself goes straight back to hand."""
