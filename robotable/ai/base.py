@@ -53,6 +53,11 @@ class Agent(ABC):
         """Convenience: choose for ``seat`` in ``state``."""
         return self.choose(Decision.of(state, seat))
 
+    def choose_optional(self, decision: Decision) -> Action | None:
+        """A move for a seat the game does not wait for (``State.optional_actors``: a trade offer made
+        at any time), one of ``decision.legal``, or ``None`` to let the moment pass. Default: pass."""
+        return None
+
 
 class RandomAgent(Agent):
     """Picks uniformly among the legal actions."""
@@ -61,3 +66,8 @@ class RandomAgent(Agent):
 
     def choose(self, decision: Decision) -> Action:
         return decision.legal[self.rng.randrange(len(decision.legal))]
+
+    def choose_optional(self, decision: Decision) -> Action | None:
+        """Uniformly among the optional moves and passing."""
+        k = self.rng.randrange(len(decision.legal) + 1)
+        return decision.legal[k] if k < len(decision.legal) else None

@@ -15,3 +15,8 @@ class HeuristicAgent(Agent):
 
     def choose(self, decision: Decision) -> Action:
         return heuristics.require(decision.game).choose(decision, self.rng)
+
+    def choose_optional(self, decision: Decision) -> Action | None:
+        """The game's heuristic for moves made at any time (``choose_optional``), if it has one."""
+        choose = getattr(heuristics.require(decision.game), "choose_optional", None)
+        return choose(decision, self.rng) if choose is not None else None

@@ -221,9 +221,17 @@ class State(ABC):
         seat acts on; they may answer at once. Default: none (a server's bots then wait for people)."""
         return []
 
+    def optional_actors(self) -> list[int]:
+        """Seats the game does not wait for that may act now anyway, when they choose (a trade offer
+        made "at any time"). ``legal_actions`` lists what they may do and ``apply`` accepts it; the game
+        goes on without them, so playing only :meth:`to_act` seats is always a complete game (what
+        search, the arena and the research adapters do). Default: none."""
+        return []
+
     @abstractmethod
     def legal_actions(self, player: int) -> list[Action]:
-        """Every distinct choice of ``player`` now, in a stable order ([] if not to act)."""
+        """Every distinct choice of ``player`` now, in a stable order ([] if neither to act nor among
+        :meth:`optional_actors`)."""
 
     @abstractmethod
     def apply_legal(self, player: int, action: Action) -> list[Event]:
@@ -283,7 +291,8 @@ class State(ABC):
         if player not in waiting:
             if self.is_over():  # nobody is to act once the game is over
                 raise GameOver("the game is over")
-            raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})")
+            if player not in self.optional_actors():
+                raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})")
         if not self.is_legal(player, action):
             raise IllegalAction(self.why_illegal(player, action))
 

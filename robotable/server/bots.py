@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from robotable.ai import make_agent
+from robotable.ai.base import Decision
 from robotable.core import Action, BadInput, State
 
 from .schemas import DIFFICULTIES
 
 FALLBACK = "random"
+#: Added to a seat in the seeds of optional moves, so they do not repeat the seat's own decisions' seeds.
+OPTIONAL_SEATS = 1_000
 
 
 def effective_agent(difficulty: str | None) -> str:
@@ -98,4 +101,23 @@ def choose_moves(
         action = agent.act(work, seat)
         work.apply(seat, action)
         out.append((seat, action))
+    return out
+
+
+def choose_optional_moves(
+    state: State, seats: list[tuple[int, str]], table_seed: int, first_index: int
+) -> list[tuple[int, Action]]:
+    """Like :func:`choose_moves` for bots the game does not wait for (``State.optional_actors``): each
+    may make a move (a trade offer at any time) or let the moment pass (``Agent.choose_optional``)."""
+    work = state.clone()
+    out: list[tuple[int, Action]] = []
+    for offset, (seat, difficulty) in enumerate(seats):
+        if seat not in work.optional_actors():
+            continue
+        seed = bot_seed(table_seed, seat + OPTIONAL_SEATS, first_index + offset)
+        agent = make_agent(effective_agent(difficulty), seed=seed)
+        action = agent.choose_optional(Decision.of(work, seat))
+        if action is not None:
+            work.apply(seat, action)
+            out.append((seat, action))
     return out

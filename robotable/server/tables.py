@@ -71,6 +71,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     last_used: float = field(default_factory=time.monotonic)
+    optional_at: int = -1  # the move at which bots last chose whether to act out of turn
 
     @property
     def id(self) -> str:
@@ -257,6 +258,8 @@ class TableManager:
             return True
         if any(m.seat == seat for m in live.moves[after:]):
             return True
+        if seat not in live.state.to_act() and seat in live.state.optional_actors():
+            return False  # a move made at any time (a trade offer): the rules check it as it stands
         return any(seat not in live.waiting[k] for k in range(after, len(live.moves) + 1))
 
     # -- creating tables --------------------------------------------------------------------------
@@ -463,6 +466,21 @@ class TableManager:
         """Bot seats that move now (see :func:`bots.seats_to_move`)."""
         return bots.seats_to_move(live.state, live.is_bot, lambda s: live.seat(s).difficulty)
 
+    def bot_optional_seats(self, live: LiveTable) -> list[tuple[int, str]]:
+        """Bots the game does not wait for that may act anyway (``State.optional_actors``: a trade
+        offer made at any time), asked once after each move while a person is to act, in this process."""
+        if live.state.is_over() or live.optional_at == len(live.moves) or self.bot_workers is not None:
+            return []  # (bot workers take only the moves the game waits for)
+        if all(live.is_bot(s) for s in live.state.to_act()):
+            return []
+        movers = [s for s in live.state.optional_actors() if live.is_bot(s)]
+        return [(s, live.seat(s).difficulty or bots.FALLBACK) for s in movers]
+
+    def _bot_movers(self, live: LiveTable) -> tuple[list[tuple[int, str]], bool]:
+        """The bots to move now, and whether they only may (optional moves, see above)."""
+        seats = self.bot_seats_to_move(live)
+        return (seats, False) if seats else (self.bot_optional_seats(live), True)
+
     def kick_bots(self, live: LiveTable) -> None:
         """Start the table's bot runner if bots are to move and none runs."""
         if self.closing or (live.bot_task is not None and not live.bot_task.done()):
@@ -472,6 +490,8 @@ class TableManager:
                 live.bot_task = asyncio.create_task(self.bot_workers.enqueue(live))
             else:
                 live.bot_task = asyncio.create_task(self._run_bots(live))
+        elif self.bot_optional_seats(live):
+            live.bot_task = asyncio.create_task(self._run_bots(live))
 
     async def apply_bot_moves(self, table_id: str, version: int, chosen: list[tuple[int, object]]) -> int:
         """Moves a bot worker chose at move ``version``: checked and played like a person's; the move count.
@@ -515,17 +535,20 @@ class TableManager:
 
     async def _move_bots(self, live: LiveTable) -> None:
         while not self.closing:
-            seats = self.bot_seats_to_move(live)
+            seats, optional = self._bot_movers(live)
             if not seats:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-                seats = self.bot_seats_to_move(live)  # an undo or a hand-over may have changed it
+                seats, optional = self._bot_movers(live)  # an undo or a hand-over may have changed it
                 if not seats:
                     return
             at = len(live.moves)
             state = live.state
-            chosen = await asyncio.to_thread(bots.choose_moves, state, seats, live.row.seed, at)
+            if optional:
+                live.optional_at = at
+            choose = bots.choose_optional_moves if optional else bots.choose_moves
+            chosen = await asyncio.to_thread(choose, state, seats, live.row.seed, at)
             async with live.lock:
                 if len(live.moves) != at or live.state is not state:
                     continue  # undo or a hand-over happened meanwhile: look again
@@ -837,7 +860,7 @@ class TableManager:
         """A ``snapshot`` (whole log) or ``update`` (events of moves from ``since``) for ``seat``."""
         state = live.state
         to_act = state.to_act()
-        plays = seat is not None and not live.is_bot(seat) and seat in to_act
+        plays = seat is not None and not live.is_bot(seat) and (seat in to_act or seat in state.optional_actors())
         entries = self.log_entries(live, seat, 0 if kind == "snapshot" else since)
         out: dict[str, Any] = {
             "type": kind,

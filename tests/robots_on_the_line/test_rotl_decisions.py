@@ -6,12 +6,24 @@ from __future__ import annotations
 
 import pytest
 
-from robotable.core import BadInput, BadOptions, Rng
-from robotable.games.robots_on_the_line import GAME, EndTurn, RotlState
+from robotable.core import BadInput, BadOptions, IllegalAction, Rng
+from robotable.games.robots_on_the_line import (
+    GAME,
+    Accept,
+    Decline,
+    EndTurn,
+    Offer,
+    RotlState,
+    SellPart,
+    SwapTorso,
+    TradeJunk,
+)
+from robotable.games.robots_on_the_line.actions import OFFER_WINDOW
 from robotable.games.robots_on_the_line.components import (
     BUYERS,
     BUYERS_IN_PLAY,
     PART_IDS,
+    PARTS,
     REQUIREMENT_IDS,
     REQUIREMENTS,
 )
@@ -19,7 +31,7 @@ from robotable.games.robots_on_the_line.geometry import assemble, measure, meets
 from robotable.games.robots_on_the_line.line import EMPTY, pid
 from robotable.games.robots_on_the_line.setup import contradicts, deal_buyers
 
-from .rotl_positions import check, fresh, set_draw_top, set_line
+from .rotl_positions import check, fresh, set_draw_top, set_hand, set_line
 
 MAGNET_REQUIREMENTS = {r.index for r in REQUIREMENTS if r.kind == "magnets"}
 
@@ -156,3 +168,67 @@ def test_a_line_reset_with_a_short_draw_pile_leaves_the_rest_of_its_line_empty()
     assert line0 == [None, None, None, None, "head-03", "head-02"]
     assert EMPTY not in state.lines[1] and state.draw[0] == []
     assert not state.check_invariants()
+
+
+# -- decision 15: trading at any time --------------------------------------------------------------------------
+
+
+def test_any_player_may_offer_a_trade_at_any_time_but_the_game_does_not_wait_for_them():
+    """ "Players can trade at any time with another player, and it does not have to be their turn to
+    initiate the trade." Seat 1 offers during seat 0's turn with no offer to answer."""
+    state = fresh(3)
+    set_hand(state, 0, ["head-01", "base-01"])
+    set_hand(state, 1, ["hand-20", "hand-21"])
+    assert state.to_act() == [0] and 1 in state.optional_actors() and 2 in state.optional_actors()
+    legal = state.legal_actions(1)
+    assert legal and all(isinstance(a, Offer) for a in legal)
+    assert Offer(0, ("hand-20",), ("head-01",), 0, 0) in legal
+    state.apply(1, Offer(0, ("hand-21",), ("base-01",), 0, 1))
+    assert state.to_act() == [0] and [o.giver for o in state.offers] == [1]
+    state.apply(0, Accept(state.offers[0].number))
+    assert PART_IDS["hand-21"] in state.hands[0] and PART_IDS["base-01"] in state.hands[1]
+
+
+def test_junk_pile_and_torso_stack_trades_happen_on_ones_own_turn_only():
+    state = fresh(2)
+    set_hand(state, 1, ["hand-20"], torso="torso-01")
+    for action in (TradeJunk(0, "hand-20"), SwapTorso(), EndTurn(), SellPart("hand-20")):
+        with pytest.raises(IllegalAction, match="seat 1 is not to act"):
+            state.apply(1, action)
+    assert not state.check_invariants()
+
+
+def test_the_offer_limits_one_open_offer_per_player_and_three_a_turn():
+    state = fresh(2)
+    set_hand(state, 0, ["head-01", "base-01", "hand-20", "hand-21"])
+    set_hand(state, 1, ["head-02", "base-02"])
+    state.apply(1, Offer(0, ("head-02",), ("head-01",), 0, 0))
+    second = Offer(0, ("base-02",), ("head-01",), 0, 0)
+    with pytest.raises(IllegalAction, match="seat 1 is not to act"):
+        state.apply(1, second)
+    assert state.why_illegal(1, second) == "seat 1 already has an open offer to seat 0: wait for the answer"
+    assert not [a for a in state.legal_actions(1) if isinstance(a, Offer)]
+    for k in range(2):  # declined twice, improved twice
+        state.apply(0, Decline(state.offers[0].number))
+        state.apply(1, Offer(0, ("base-02",), ("hand-2" + str(k),), k + 1, 0))
+    state.apply(0, Decline(state.offers[0].number))
+    assert state.why_illegal(1, second) == "seat 1 has made seat 0 3 offers this turn, the most a turn allows"
+    assert 1 not in state.optional_actors()
+    state.apply(0, EndTurn())  # a new turn: seat 1 may offer again
+    assert state.is_legal(1, Offer(0, ("base-02",), ("head-01",), 0, 0))
+
+
+def test_open_offers_never_share_a_number_modulo_the_encoding_window():
+    state = fresh(4)
+    for seat, names in enumerate((["head-01", "base-01"], ["head-02", "base-02"], ["head-03"], ["head-04"])):
+        set_hand(state, seat, names)
+    state.apply(1, Offer(0, ("head-02",), ("head-01",), 0, 0))  # number 1, stays open
+    for _ in range(3):  # 2 -> 3 offers made and declined push the numbers on
+        for giver, taker in ((2, 3), (3, 2)):
+            offer = Offer(taker, (PARTS[state.hands[giver][0]].id,), (PARTS[state.hands[taker][0]].id,), 0, 0)
+            state.apply(giver, offer)
+            state.apply(taker, Decline(state.offers[-1].number))
+    state.apply(2, Offer(0, ("head-03",), ("base-01",), 0, 0))
+    numbers = [o.number for o in state.offers]
+    assert numbers[0] == 1 and len({n % OFFER_WINDOW for n in numbers}) == len(numbers), numbers
+    assert state.next_offer > numbers[-1] and not state.check_invariants()

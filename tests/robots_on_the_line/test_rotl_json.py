@@ -70,7 +70,7 @@ def with_offer(data, next_offer=2, **fields):
         (lambda d: d["torso_stack"].pop(), "20 torsos are not all there exactly once"),
         (lambda d: d.__setitem__("bank", d["bank"] + 1), "add up to"),
         (lambda d: d["switches"][0].__setitem__(0, "maybe"), "switches\\[0\\] must be 2 of 'on' or 'off'"),
-        (lambda d: d["switches"].__setitem__(0, ["on", "on"]), "switches are ON"),
+        (lambda d: d.__setitem__("switches", [["on", "on"], ["on", "on"]]), "4 switches are ON"),
         (lambda d: d.__setitem__("phase", "lunch"), "phase must be one of"),
         (lambda d: d["buyers"][0].__setitem__("id", "buyer-x"), "unknown buyer 'buyer-x'"),
         (lambda d: d.__setitem__("options", {"family": "yes"}), "field 'options'"),

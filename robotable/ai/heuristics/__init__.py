@@ -5,6 +5,8 @@ A game declares its module (here, by convention) with its ``"heuristics"`` hook 
 module may define:
 
 - ``choose(decision, rng) -> Action``: the heuristic agent's move, from the view and the legal actions;
+- ``choose_optional(decision, rng) -> Action | None``: its move as a seat the game does not wait for
+  (``State.optional_actors``), or ``None`` to pass;
 - ``rollout(state, seat, legal, rng) -> Action``: a fast policy for search rollouts;
 - ``evaluate(state) -> list[float]``: each seat's expected reward in [0, 1] from here (for rollouts that
   stop early);

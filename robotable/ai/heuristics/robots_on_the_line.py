@@ -538,19 +538,25 @@ def decide(table: Table, legal: Sequence[Action], rng: Rng, offers: dict[int, An
             return choice
     # 7. offers, rarely
     if not endgame and rng.random() < OFFER_RATE:
-        best_offer: tuple[float, Action | None] = (OFFER_GAIN, None)
-        for a in legal:
-            if isinstance(a, Offer) and not a.give_money and not a.take_money:
-                give = [PART_IDS[x] for x in a.give if x in PART_IDS]
-                take = [PART_IDS[x] for x in a.take if x in PART_IDS]
-                if len(give) != len(a.give) or len(take) != len(a.take):
-                    continue
-                gain = _offer_gain(table, give, take, 0, 0)
-                if gain > best_offer[0]:
-                    best_offer = (gain, a)
-        if best_offer[1] is not None:
-            return best_offer[1]
+        offer = _best_offer(table, legal)
+        if offer is not None:
+            return offer
     return _END if _END in legal else legal[-1]
+
+
+def _best_offer(table: Table, legal: Sequence[Action]) -> Action | None:
+    """The listed one-for-one trade that raises the seat's potential most, by at least ``OFFER_GAIN``."""
+    best: tuple[float, Action | None] = (OFFER_GAIN, None)
+    for a in legal:
+        if isinstance(a, Offer) and not a.give_money and not a.take_money:
+            give = [PART_IDS[x] for x in a.give if x in PART_IDS]
+            take = [PART_IDS[x] for x in a.take if x in PART_IDS]
+            if len(give) != len(a.give) or len(take) != len(a.take):
+                continue
+            gain = _offer_gain(table, give, take, 0, 0)
+            if gain > best[0]:
+                best = (gain, a)
+    return best[1]
 
 
 def _best_take(table: Table, legal: Sequence[Action], base: float, endgame: bool) -> tuple[float, Action]:
@@ -639,6 +645,13 @@ def choose(decision: Decision, rng: Rng) -> Action:
     """The heuristic agent's choice, from the seat's view and its legal actions only."""
     table = Table.from_view(decision.view, decision.seat)
     return decide(table, decision.legal, rng, _offers_from_view(decision.view))
+
+
+def choose_optional(decision: Decision, rng: Rng) -> Action | None:
+    """Out of turn (trading at any time): offer the one-for-one trade that raises the potential most, if
+    it raises it by at least ``OFFER_GAIN``; else pass."""
+    table = Table.from_view(decision.view, decision.seat)
+    return _best_offer(table, decision.legal)
 
 
 def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:

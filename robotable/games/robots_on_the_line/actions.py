@@ -279,8 +279,8 @@ def _malformed(a: Action) -> str:
 # other index decodes without a state (:func:`action_from_index`). Blocks never move: new actions get new
 # indices at the end.
 
-#: Open offers at once, at most: one per ordered pair of seats per turn (4 seats), and offers lapse at the
-#: end of the turn, so the numbers of the open offers differ modulo this.
+#: Open offers at once, at most: one per ordered pair of seats (4 seats); open offers are numbered so that
+#: their numbers differ modulo this (see :mod:`.trade`).
 OFFER_WINDOW = 12
 
 _P, _T, _B = len(PART_IDS), len(TORSO_IDS), len(BUYER_IDS)

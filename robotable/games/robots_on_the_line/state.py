@@ -50,7 +50,7 @@ _END_TURN = EndTurn()
 class Rule(NamedTuple):
     """How one action type is checked and applied, and who may take it when.
 
-    ``when`` is ``"answer"`` (any seat the game waits for: trade offers and their answers), ``"turn"``
+    ``when`` is ``"answer"`` (trade offers, by anyone at any time, and answers to them), ``"turn"``
     (the seat whose turn it is, outside the 3 new tiles pick) or ``"pick"`` (that seat, while picking).
     """
 
@@ -210,16 +210,20 @@ class RotlState(State):
             return []
         return sorted({offer.taker for offer in self.offers} - {self.turn})
 
+    def optional_actors(self) -> list[int]:
+        """The seats not waited for that may make a trade offer now ("trade at any time")."""
+        waiting = self.to_act()
+        return [p for p in trade.offering(self) if p not in waiting]
+
     def legal_actions(self, player: int) -> list[Action]:
         if player not in self.to_act():
-            return []
+            return trade.offer_actions(self, player) if player in range(self.num_players) else []
         actions: list[Action] = []
         if player == self.turn and self.phase == PICK:
             actions += sale.pick_actions(self)
         elif player == self.turn:
             actions += self._turn_actions(player)
-        if self.phase == TURN:
-            actions += trade.offer_actions(self, player)
+        actions += trade.offer_actions(self, player)
         actions += trade.answer_actions(self, player)
         if player == self.turn and self.phase == TURN:
             actions.append(_END_TURN)
@@ -267,11 +271,11 @@ class RotlState(State):
         wrong = malformed(a)
         if wrong:
             return f"malformed {a.type} action: {wrong}"
-        if p not in self.to_act():
-            return f"seat {p} is not to act (waiting for seats {self.to_act()})"
         rule = RULES.get(type(a))
         if rule is None:
             return f"{a.to_json()} is not an action of this game"
+        if p not in self.to_act() and not isinstance(a, Offer):
+            return f"seat {p} is not to act (waiting for seats {self.to_act()}); trade offers may be made any time"
         return self._when_problem(p, rule.when) or rule.check(self, p, a)
 
     def _when_problem(self, p: int, when: str) -> str | None:

@@ -36,7 +36,8 @@ from robotable.core.observation import scaled
 
 from .actions import NUM_ACTIONS, Offer, action_index
 from .components import PART_IDS, PARTS, TORSO_IDS, TORSOS
-from .phases import TURN
+from .phases import OVER
+from .trade import may_offer
 
 if TYPE_CHECKING:
     from .state import RotlState
@@ -100,9 +101,9 @@ class StructuredActions:
         for action in state.legal_actions(seat):
             if not isinstance(action, Offer):
                 out[action_index(action)] = action
-        if state.phase == TURN:
+        if state.phase != OVER:  # offers at any time, within the engine's limits (see .trade)
             for q in range(state.num_players):
-                if q != seat and (seat, q) not in state.offered and self._can_trade(state, seat, q):
+                if q != seat and may_offer(state, seat, q) is None and self._can_trade(state, seat, q):
                     out[OFFER_TO + q] = Draft(q)
         return out
 

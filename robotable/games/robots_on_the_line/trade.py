@@ -1,8 +1,14 @@
 """Trading (the rulebook's "Trading"): offers between players, and trades with the junk piles.
 
-An offer names what its maker gives (parts, their torso, money) and what they ask (parts the other
-player is known to hold, their torso, money); it happens when the other player accepts. Open offers are
-:class:`OpenOffer` tuples in the state.
+"Players can trade at any time with another player, and it does not have to be their turn to initiate
+the trade." Any player may make an offer at any time (those not otherwise asked to act are the state's
+``optional_actors``); trades with the junk piles and the torso stack happen on one's own turn. An offer
+names what its maker gives (parts, their torso, money) and what they ask (parts the other player is
+known to hold, their torso, money); it happens when the other player accepts. So that offers cannot be
+used to flood a player: each player has at most one open offer to each other player, and makes at most
+``OFFERS_PER_TURN`` offers to each other player a turn (a declined offer can be improved twice). Open
+offers are :class:`OpenOffer` tuples in the state; their numbers never share a remainder modulo
+``OFFER_WINDOW`` (the action encoding's window).
 """
 
 from __future__ import annotations
@@ -12,10 +18,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from robotable.core import Action, Event
 
-from .actions import Accept, Decline, Offer, TradeJunk
-from .components import JUNK_TRADES, LINES, MAGNETS, PART_IDS, TORSO_IDS, TORSOS
+from .actions import OFFER_WINDOW, Accept, Decline, Offer, TradeJunk
+from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, TORSO_IDS, TORSOS
 from .line import pid
-from .phases import TURN
+from .phases import OVER
 
 if TYPE_CHECKING:
     from .state import RotlState
@@ -75,10 +81,32 @@ def feasible(s: RotlState, o: OpenOffer) -> bool:
 # -- 4. trade with another player ---------------------------------------------------------------------------
 
 
+def may_offer(s: RotlState, p: int, q: int) -> str | None:
+    """Why ``p`` may not make ``q`` an offer now (None if they may): the spam limits."""
+    if any(o.giver == p and o.taker == q for o in s.offers):
+        return f"seat {p} already has an open offer to seat {q}: wait for the answer"
+    if s.offered.count((p, q)) >= OFFERS_PER_TURN:
+        return f"seat {p} has made seat {q} {OFFERS_PER_TURN} offers this turn, the most a turn allows"
+    return None
+
+
 def offer_actions(s: RotlState, p: int) -> list[Action]:
-    """The canonical offers: one-for-one part trades with each player p has not made an offer to this turn."""
-    others = tuple((q, tuple(s.known(q))) for q in range(s.num_players) if q != p and (p, q) not in s.offered)
+    """The canonical offers: one-for-one part trades with each player ``p`` may make an offer to now."""
+    if s.phase == OVER or not s.hands[p]:
+        return []
+    others = tuple((q, tuple(s.known(q))) for q in range(s.num_players) if q != p and may_offer(s, p, q) is None)
     return list(_one_for_one(tuple(s.hands[p]), others))
+
+
+def offering(s: RotlState) -> list[int]:
+    """The seats with a canonical offer to make (the seats that may act "at any time")."""
+    if s.phase == OVER:
+        return []
+    return [
+        p
+        for p in range(s.num_players)
+        if s.hands[p] and any(q != p and s.known(q) and may_offer(s, p, q) is None for q in range(s.num_players))
+    ]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -87,12 +115,11 @@ def _one_for_one(hand: tuple[int, ...], others: tuple[tuple[int, tuple[int, ...]
 
 
 def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
-    if s.phase != TURN:
-        return "no trade offers while tiles are picked from the junk piles"
     if a.to not in range(s.num_players) or a.to == p:
         return f"seat {a.to} is not another player"
-    if (p, a.to) in s.offered:
-        return f"seat {p} has already made seat {a.to} an offer this turn"
+    limit = may_offer(s, p, a.to)
+    if limit:
+        return limit
     if a.give_money < 0 or a.take_money < 0:
         return "money in an offer cannot be negative"
     if not (a.give or a.give_money) or not (a.take or a.take_money):
@@ -141,13 +168,23 @@ def parse_offer(s: RotlState, p: int, a: Offer) -> OpenOffer | str:
     take = _side(s, a.to, a.take, False)
     if isinstance(take, str):
         return take
-    return OpenOffer(s.next_offer, p, a.to, give[0], give[1], take[0], take[1], a.give_money, a.take_money)
+    return OpenOffer(_number(s), p, a.to, give[0], give[1], take[0], take[1], a.give_money, a.take_money)
+
+
+def _number(s: RotlState) -> int:
+    """The next offer's number: the first from ``next_offer`` on whose remainder modulo ``OFFER_WINDOW``
+    no open offer has (there is one: at most one open offer per ordered pair of seats, at most 12)."""
+    taken = {o.number % OFFER_WINDOW for o in s.offers}
+    number = s.next_offer
+    while number % OFFER_WINDOW in taken:
+        number += 1
+    return number
 
 
 def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
     offer = parse_offer(s, p, a)
     assert not isinstance(offer, str)
-    s.next_offer += 1
+    s.next_offer = offer.number + 1
     s.offers = [*s.offers, offer]
     s.offered = [*s.offered, (p, a.to)]
     if s.secret[p]:  # what is offered is shown
