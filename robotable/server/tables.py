@@ -468,9 +468,10 @@ class TableManager:
 
     def bot_optional_seats(self, live: LiveTable) -> list[tuple[int, str]]:
         """Bots the game does not wait for that may act anyway (``State.optional_actors``: a trade
-        offer made at any time), asked once after each move while a person is to act, in this process."""
-        if live.state.is_over() or live.optional_at == len(live.moves) or self.bot_workers is not None:
-            return []  # (bot workers take only the moves the game waits for)
+        offer made at any time), asked once after each move while a person is to act. They choose in this
+        process even when bot workers take the bots' turns: ``Agent.choose_optional`` is cheap (no search)."""
+        if live.state.is_over() or live.optional_at == len(live.moves):
+            return []
         if all(live.is_bot(s) for s in live.state.to_act()):
             return []
         movers = [s for s in live.state.optional_actors() if live.is_bot(s)]
@@ -537,6 +538,9 @@ class TableManager:
         while not self.closing:
             seats, optional = self._bot_movers(live)
             if not seats:
+                return
+            if not optional and self.bot_workers is not None:
+                await self.bot_workers.enqueue(live)  # an optional move asked a bot something: the workers' turn
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)

@@ -1,0 +1,69 @@
+"""Robots on the Line in Debian's chromium (Playwright): trading at any time.
+
+A person plays against a random bot. During the person's own turn the bot, which the game is not
+waiting for, makes a trade offer (``State.optional_actors``): it shows up with Accept and Decline while
+the person's End turn is still there, and accepting it changes the person's hand. A screenshot goes to
+test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
+
+GAME = "robots-on-the-line"
+
+
+@pytest.fixture
+def trade_server(server_factory):
+    return server_factory(bot_delay=0.0)
+
+
+def moves(page) -> int:
+    return int(page.evaluate("document.body.dataset.moves"))
+
+
+def act(page, selector: str) -> None:
+    """Click something that plays a move, and wait until the table has moved."""
+    before = moves(page)
+    page.locator(selector).first.click()
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+
+
+def hand(page) -> list[str]:
+    return page.eval_on_selector_all("[data-hand]", "nodes => nodes.map(n => n.dataset.hand)")
+
+
+def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser) -> None:  # noqa: F811
+    ARTIFACTS.mkdir(exist_ok=True)
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "difficulty": "random"}]
+    res = trade_server.api("POST", "/api/tables", json={"game": GAME, "num_players": 2, "seats": seats, "seed": 2})
+    assert res.status_code == 201, res.text
+    made = res.json()
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    watch_errors(page, errors)
+    page.goto(f"{trade_server.url}{made['links']['0']}")
+    page.wait_for_selector(".rotl .rotl-lines")
+    offer = None
+    for _ in range(12):  # the person plays on; after each move the bot may offer a trade
+        page.wait_for_selector("#end-turn", timeout=20_000)
+        try:  # the bot answers within moments, if it offers at all
+            page.wait_for_selector("[data-accept]", timeout=4_000)
+        except PlaywrightTimeout:
+            act(page, "[data-take]" if page.locator("[data-take]").count() else "#end-turn")
+            continue
+        offer = page.locator("[data-accept]").first.get_attribute("data-accept")
+        break
+    assert offer is not None, "the bot never made an offer during the person's turn"
+    assert page.locator("#end-turn").count() == 1  # still the person's turn
+    text = page.locator(f"[data-offer='{offer}']").inner_text()
+    assert "→" in text and text.index("Ada") > text.index("→"), text  # from the bot to the person
+    page.screenshot(path=str(ARTIFACTS / "rotl-offer-during-turn.png"), full_page=True)
+    before = hand(page)
+    act(page, f"[data-accept='{offer}']")
+    page.wait_for_function(f"() => !document.querySelector(\"[data-offer='{offer}']\")", timeout=10_000)
+    assert hand(page) != before
+    assert page.locator("#end-turn").count() == 1
+    assert errors == []
