@@ -236,45 +236,57 @@ def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
     """An estimate of how many more parts ``hand`` needs to sell ``torso`` to a buyer with ``reqs``."""
     rq = [REQUIREMENTS[r] for r in reqs]
     kinds = {r.kind for r in rq}
+    heads, n = _count(hand, kinds)
+    miss = 0
+    for kind in ("extender", "splitter", "elbow"):  # connector kinds asked for
+        if kind in kinds and not n[kind]:
+            miss += 1
+            n[kind] = 1
+    geo_miss, ends_needed, enders_needed, (has_e, has_w) = _geometry(rq, kinds, torso, n)
+    miss += geo_miss
     eye_target = next((r.eyes for r in rq if r.kind == "eyes"), -1)
+    head_miss, heads_used, flex_heads = _heads(heads, eye_target, "two_heads" in kinds)
+    miss += head_miss + (0 if n["base"] else 1)
     hand_target = next((r.count for r in rq if r.kind == "hands"), -1)
-    two_heads = "two_heads" in kinds
+    hand_miss, hand_ends = _hands(hand_target, n["hand1"], n["hand2"])
+    miss += hand_miss
+    enders = hand_ends + n["antenna"]
+    if enders < enders_needed:
+        miss += enders_needed - enders
+        enders = enders_needed
+    have = heads_used + 1 + flex_heads + max(0, n["base"] - 1) + enders
+    if have < ends_needed:
+        miss += ends_needed - have
+    if "magnets" in kinds and n["magnet"] < 2:
+        miss += 2 - n["magnet"]
+    if "symmetry" in kinds:
+        if not (has_e and has_w):
+            miss += 3
+        elif n["hand1"] < 2 and n["antenna"] < 2 and n["hand2"] < 2:
+            miss += 1
+    return miss
+
+
+def _count(hand: Sequence[int], kinds: set[str]) -> tuple[list[int], dict[str, int]]:
+    """The heads' eyes, and how many of each kind (bases usable for the buyer; 1- and 2-hand tiles)."""
     heads: list[int] = []
-    bases = hands1 = hands2 = antennas = ext = elb = spl = mags = 0
+    n = dict.fromkeys(("base", "hand1", "hand2", "antenna", "extender", "elbow", "splitter", "magnet"), 0)
     for p in hand:
         part = PARTS[p]
         k = part.kind
         if k == "head":
             heads.append(part.eyes)  # an antenna head counts as a head here (it helps wide only a little)
         elif k == "base":
-            if not (part.wheels and "no_wheels" in kinds):
-                bases += 1
+            n["base"] += not (part.wheels and "no_wheels" in kinds)
         elif k == "hand":
-            if part.hands >= 2:
-                hands2 += 1
-            else:
-                hands1 += 1
-        elif k == "antenna":
-            antennas += 1
-        elif k == "extender":
-            ext += 1
-        elif k == "elbow":
-            elb += 1
-        elif k == "splitter":
-            spl += 1
-        elif k == "magnet":
-            mags += 1
-    miss = 0
-    # connector kinds asked for
-    if "extender" in kinds and not ext:
-        miss += 1
-        ext = 1
-    if "splitter" in kinds and not spl:
-        miss += 1
-        spl = 1
-    if "elbow" in kinds and not elb:
-        miss += 1
-        elb = 1
+            n["hand2" if part.hands >= 2 else "hand1"] += 1
+        elif k in n:
+            n[k] += 1
+    return heads, n
+
+
+def _geometry(rq: list[Any], kinds: set[str], torso: int, n: dict[str, int]) -> tuple[int, int, int, tuple[bool, bool]]:
+    """Parts missing for tall, wide and long arms; the ends needed; the arm ends needed; E and W ports."""
     height, width, has_e, has_w = _torso_shape(torso)
     need_v = max(0, max((r.min_tiles for r in rq if r.kind == "tall"), default=0) - height - 2)
     need_h = 0
@@ -287,64 +299,41 @@ def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
     if "long_arm" in kinds:
         need_h = max(need_h, 2)
         enders_needed = max(enders_needed, 1)
-    straight = ext + spl
     geo = need_v + need_h
-    if geo > straight:
-        miss += geo - straight
+    miss = max(0, geo - (n["extender"] + n["splitter"]))
     splitters_used = 1 if "splitter" in kinds else 0
-    splitters_used = max(splitters_used, min(spl, max(0, geo - ext)))
-    ends_needed = TORSOS[torso].segments + splitters_used
-    # heads
+    splitters_used = max(splitters_used, min(n["splitter"], max(0, geo - n["extender"])))
+    return miss, TORSOS[torso].segments + splitters_used, enders_needed, (has_e, has_w)
+
+
+def _heads(heads: list[int], eye_target: int, two_heads: bool) -> tuple[int, int, int]:
+    """Heads missing, heads used and spare heads (which may end segments)."""
     if eye_target >= 0:
         sizes = subset_sizes(heads, eye_target)
         if two_heads:
             sizes &= {2}
         if sizes:
-            heads_used = min(sizes)
-        else:
-            heads_used = 2 if two_heads else 1
-            miss += max(1, heads_used - len(heads)) if two_heads else 1
-        flex_heads = 0
-    elif two_heads:
-        heads_used = 2
-        miss += max(0, 2 - len(heads))
-        flex_heads = 0
-    else:
-        heads_used = 1
-        if not heads:
-            miss += 1
-        flex_heads = max(0, len(heads) - 1)
-    if not bases:
-        miss += 1
-    # hands
-    if hand_target >= 0:
-        options = []
-        for twos in range(hands2 + 1):
-            ones = hand_target - 2 * twos
-            if ones >= 0:
-                options.append((max(0, ones - hands1), twos + ones))
-        if hands2 == 0 and hand_target >= 2:
-            options.append((1 + max(0, hand_target - 2 - hands1), 1 + hand_target - 2))
-        short, hand_ends = min(options) if options else (hand_target, hand_target)
-        miss += short
-        hand_ends = min(hand_ends, hands1 + hands2 + short)
-    else:
-        hand_ends = hands1 + hands2
-    enders = hand_ends + antennas
-    if enders < enders_needed:
-        miss += enders_needed - enders
-        enders = enders_needed
-    have = heads_used + 1 + flex_heads + max(0, bases - 1) + enders
-    if have < ends_needed:
-        miss += ends_needed - have
-    if "magnets" in kinds and mags < 2:
-        miss += 2 - mags
-    if "symmetry" in kinds:
-        if not (has_e and has_w):
-            miss += 3
-        elif hands1 < 2 and antennas < 2 and hands2 < 2:
-            miss += 1
-    return miss
+            return 0, min(sizes), 0
+        used = 2 if two_heads else 1
+        return (max(1, used - len(heads)) if two_heads else 1), used, 0
+    if two_heads:
+        return max(0, 2 - len(heads)), 2, 0
+    return (0 if heads else 1), 1, max(0, len(heads) - 1)
+
+
+def _hands(hand_target: int, hands1: int, hands2: int) -> tuple[int, int]:
+    """Hands missing for an exact hand count, and the hand tiles that end segments."""
+    if hand_target < 0:
+        return 0, hands1 + hands2
+    options = []
+    for twos in range(hands2 + 1):
+        ones = hand_target - 2 * twos
+        if ones >= 0:
+            options.append((max(0, ones - hands1), twos + ones))
+    if hands2 == 0 and hand_target >= 2:
+        options.append((1 + max(0, hand_target - 2 - hands1), 1 + hand_target - 2))
+    short, hand_ends = min(options) if options else (hand_target, hand_target)
+    return short, min(hand_ends, hands1 + hands2 + short)
 
 
 def _sale_estimate(hand: Sequence[int], torso: int, buyer: int, reqs: Sequence[int], bonus: Sequence[int]) -> float:
@@ -476,72 +465,92 @@ def decide(table: Table, legal: Sequence[Action], rng: Rng, offers: dict[int, An
         if picks:
             return max(picks, key=lambda a: _gain_of(table, 0.0, [table.junk[a.pile][-1]], 0))
         return next(a for a in legal if isinstance(a, StopPicking))
-    f = table.featured
-    # 2. sell a robot
-    sales = [a for a in legal if isinstance(a, SellRobot)]
-    if sales:
-        best = max(sales, key=lambda a: _sale_value(table, a))
-        parts = _sold_parts(best)
-        if _sale_value(table, best) > sum(hunter_price(p, f) for p in parts) + 1:
-            return best
+    sale_action = _robot_sale(table, legal)  # 2.
+    if sale_action is not None:
+        return sale_action
     endgame = _endgame(table)
     base = hand_value(table, table.hand, table.torso)
-    # 3. torso
-    if not table.torso_done and table.torso_stack and not endgame:
-        if table.torso < 0:
-            top = next((a for a in legal if isinstance(a, TakeTorso)), None)
-            options: list[tuple[float, Action]] = []
-            if top is not None and table.torso_top >= 0:
-                options.append((potential(table.hand, table.torso_top, table.buyers) + 0.5, top))
-            for a in legal:
-                if isinstance(a, ChooseTorso):
-                    options.append((potential(table.hand, TORSO_IDS[a.torso], table.buyers) - 1.5, a))
-            if options:
-                return max(options, key=lambda o: o[0])[1]
-        elif (
-            any(isinstance(a, SwapTorso) for a in legal)
-            and table.torso_top >= 0
-            and potential(table.hand, table.torso_top, table.buyers) > base + 2.0
-        ):
-            return _SWAP
-    # 4. junk trades
-    if table.junk_trades < 2 and not endgame:
-        best_trade: tuple[float, Action | None] = (0.75, None)
-        for a in legal:
-            if isinstance(a, TradeJunk):
-                give = PART_IDS[a.part]
-                top = table.junk[a.pile][-1]
-                hand = list(table.hand)
-                hand.remove(give)
-                hand.append(top)
-                liquid = hunter_price(top, f) - hunter_price(give, f)
-                gain = hand_value(table, hand, table.torso) - base + 0.8 * liquid
-                if gain > best_trade[0]:
-                    best_trade = (gain, a)
-        if best_trade[1] is not None:
-            return best_trade[1]
-    # 5. one part a turn
-    if not table.acquired:
-        best_take = _best_take(table, legal, base, endgame)
-        flips = [a for a in legal if isinstance(a, FlipSwitches | FlipSwitch)]
-        if flips and not endgame:
-            flip = _best_flip(table, base, flips, best_take[0])
-            if flip is not None:
-                return flip
-        if best_take[0] > 0:
-            return best_take[1]
-    # 6. the Bargain Hunter
-    sells = [a for a in legal if isinstance(a, SellPart)]
+    for step in (_torso_step, _junk_trade_step, _take_step):  # 3. to 5.
+        chosen = step(table, legal, base, endgame)
+        if chosen is not None:
+            return chosen
+    sells = [a for a in legal if isinstance(a, SellPart)]  # 6.
     if sells:
         choice = _hunter_sale(table, base, sells, endgame)
         if choice is not None:
             return choice
-    # 7. offers, rarely
-    if not endgame and rng.random() < OFFER_RATE:
+    if not endgame and rng.random() < OFFER_RATE:  # 7. offers, rarely
         offer = _best_offer(table, legal)
         if offer is not None:
             return offer
     return _END if _END in legal else legal[-1]
+
+
+def _robot_sale(table: Table, legal: Sequence[Action]) -> Action | None:
+    """2. The best-paying robot sale, when it pays more than its parts would fetch from the Bargain Hunter."""
+    sales = [a for a in legal if isinstance(a, SellRobot)]
+    if not sales:
+        return None
+    best = max(sales, key=lambda a: _sale_value(table, a))
+    parts = _sold_parts(best)
+    if _sale_value(table, best) > sum(hunter_price(p, table.featured) for p in parts) + 1:
+        return best
+    return None
+
+
+def _torso_step(table: Table, legal: Sequence[Action], base: float, endgame: bool) -> Action | None:
+    """3. Take the top torso or choose one for $1; trade ours for the top one when it fits clearly better."""
+    if table.torso_done or not table.torso_stack or endgame:
+        return None
+    if table.torso < 0:
+        top = next((a for a in legal if isinstance(a, TakeTorso)), None)
+        options: list[tuple[float, Action]] = []
+        if top is not None and table.torso_top >= 0:
+            options.append((potential(table.hand, table.torso_top, table.buyers) + 0.5, top))
+        for a in legal:
+            if isinstance(a, ChooseTorso):
+                options.append((potential(table.hand, TORSO_IDS[a.torso], table.buyers) - 1.5, a))
+        return max(options, key=lambda o: o[0])[1] if options else None
+    if (
+        any(isinstance(a, SwapTorso) for a in legal)
+        and table.torso_top >= 0
+        and potential(table.hand, table.torso_top, table.buyers) > base + 2.0
+    ):
+        return _SWAP
+    return None
+
+
+def _junk_trade_step(table: Table, legal: Sequence[Action], base: float, endgame: bool) -> Action | None:
+    """4. Give a part for a junk pile's top when the hand gains."""
+    if table.junk_trades >= 2 or endgame:
+        return None
+    f = table.featured
+    best_trade: tuple[float, Action | None] = (0.75, None)
+    for a in legal:
+        if isinstance(a, TradeJunk):
+            give = PART_IDS[a.part]
+            top = table.junk[a.pile][-1]
+            hand = list(table.hand)
+            hand.remove(give)
+            hand.append(top)
+            liquid = hunter_price(top, f) - hunter_price(give, f)
+            gain = hand_value(table, hand, table.torso) - base + 0.8 * liquid
+            if gain > best_trade[0]:
+                best_trade = (gain, a)
+    return best_trade[1]
+
+
+def _take_step(table: Table, legal: Sequence[Action], base: float, endgame: bool) -> Action | None:
+    """5. One part a turn: the best to take, or a $1 flip that reaches a clearly better one."""
+    if table.acquired:
+        return None
+    best_take = _best_take(table, legal, base, endgame)
+    flips = [a for a in legal if isinstance(a, FlipSwitches | FlipSwitch)]
+    if flips and not endgame:
+        flip = _best_flip(table, base, flips, best_take[0])
+        if flip is not None:
+            return flip
+    return best_take[1] if best_take[0] > 0 else None
 
 
 def _best_offer(table: Table, legal: Sequence[Action]) -> Action | None:
@@ -706,10 +715,7 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
     ``legal_actions``) cheap, and the line moves on just as fast."""
     s: Any = state
     if seat != s.turn:
-        for a in legal:
-            if isinstance(a, Decline):
-                return a
-        return legal[0]
+        return next((a for a in legal if isinstance(a, Decline)), legal[0])
     take: list[TakePart] = []
     best_sale: SellRobot | None = None
     pay = -1
@@ -729,19 +735,7 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
     if s.torso[seat] < 0 and not s.torso_done and s.torso_pile and len(need) <= 1:
         return _TAKE_TORSO
     if take and (need or len(hand) < 6):
-        best: TakePart | None = None
-        score = 0.5
-        for a in take:
-            line = s.lines[a.line]
-            value = 0.0
-            for sp in L.magnet_unit(line, a.space):
-                part = line[sp - 1]
-                kind = PARTS[part].kind
-                value += (3.0 if kind in need else 0.0) + (2.0 if kind == s.featured else 0.0)
-                value -= 2.0 if part in MAGNETS else 0.0
-            value += rng.random()
-            if value > score:
-                best, score = a, value
+        best = _rollout_take(s, take, need, rng)
         if best is not None:
             return best
     if not s.draw[0] and not s.draw[1]:
@@ -749,6 +743,25 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
             if isinstance(a, SellPart):
                 return a
     return _END
+
+
+def _rollout_take(s: Any, take: list[TakePart], need: set[str], rng: Rng) -> TakePart | None:
+    """The unit worth most to the rollout (kinds the hand lacks, the featured kind; magnets count
+    against), with a little noise; None if none is worth taking."""
+    best: TakePart | None = None
+    score = 0.5
+    for a in take:
+        line = s.lines[a.line]
+        value = 0.0
+        for sp in L.magnet_unit(line, a.space):
+            part = line[sp - 1]
+            kind = PARTS[part].kind
+            value += (3.0 if kind in need else 0.0) + (2.0 if kind == s.featured else 0.0)
+            value -= 2.0 if part in MAGNETS else 0.0
+        value += rng.random()
+        if value > score:
+            best, score = a, value
+    return best
 
 
 def _worth(state: Any, seat: int, buyers: Buyers) -> float:
