@@ -202,6 +202,7 @@ class _Sig:
         "pinks",
         "port",
         "rotations",
+        "shape",
     )
 
     def __init__(self, kind: str, eyes: int, hands: int, bits: int, antenna: bool, ports: tuple[tuple[int, bool], ...]):
@@ -220,6 +221,7 @@ class _Sig:
         self.parts: list[int] = []
         self.count = 0
         self.rotations = _rotations(ports)
+        self.shape = (kind, hands)  # what a mirrored slot must match
 
 
 @functools.cache
@@ -397,26 +399,30 @@ class _Search:
 
     # -- the search ------------------------------------------------------------------------------------
 
-    def run(self) -> Assembly | None:
+    def _hopeless(self) -> bool:
+        """Whether the hand's parts cannot meet the buyer's requirements, whatever their layout."""
         for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count")):
             if len({getattr(r, field) for r in self.reqs if r.kind == kind}) > 1:
-                return None  # two different exact counts: no robot meets both
+                return True  # two different exact counts: no robot meets both
         if len(self.magnets) < self.magnets_needed:
-            return None
+            return True
         if not any(s.head for s in self.ends) or not any(s.base for s in self.ends):
-            return None
+            return True
         for kind in ("extender", "splitter", "elbow"):
             if kind in self.kinds and not any(s.kind == kind and s.count for s in self.connectors):
-                return None
+                return True
         heads = [s.eyes for s in self.ends if s.head for _ in range(s.count)]
         if self.eye_target >= 0 and not _subset_sum(heads, self.eye_target, 2 if "two_heads" in self.kinds else 0):
-            return None
+            return True
         hands = [s.hands for s in self.ends if s.kind == "hand" for _ in range(s.count)]
         if self.hand_target > 0 and not _subset_sum(hands, self.hand_target, 0):
-            return None
+            return True
         if self.wide > 1 and sum(s.count for s in self.ends if s.ender) < 2:
-            return None
-        if self.long_arm and not any(s.ender for s in self.ends):
+            return True
+        return bool(self.long_arm) and not any(s.ender for s in self.ends)
+
+    def run(self) -> Assembly | None:
+        if self._hopeless():
             return None
         t = self.torso
         for cell in t.cells:
@@ -557,43 +563,50 @@ class _Search:
                 new_open[(target, q)] = (ports[q], arm)
         return new_open
 
-    def _skeleton_done(self) -> None:
+    def _shape_ok(self) -> bool:
+        """Whether a finished skeleton has the connector kinds asked for and is tall and wide enough."""
         for kind in ("extender", "splitter", "elbow"):
             if kind in self.kinds and not any(s.kind == kind for s, _, _, _ in self.placed):
-                return
-        slots = self.slots
-        if self.tall:
-            ys = [c[1] for c, _, _, _ in slots]
-            if max(ys) - min(ys) + 1 < self.tall:
-                return
-        if self.wide:
-            xs = [c[0] for c, _, _, _ in slots]
-            if max(xs) - min(xs) + 1 < self.wide:
-                return
-        arm_ok: set[int] = set()
-        if self.long_arm:
-            spans: dict[int, list[int]] = {}
-            for _, cell, _, arm in self.placed:
-                spans.setdefault(arm, []).append(cell[0])
-            for cell, _, _, arm in slots:
-                spans.setdefault(arm, []).append(cell[0])
-            arm_ok = {a for a, xs in spans.items() if a >= 0 and max(xs) - min(xs) + 1 >= self.long_arm}
-            if not arm_ok:
-                return
+                return False
+        for axis, need in ((1, self.tall), (0, self.wide)):
+            if need:
+                values = [c[axis] for c, _, _, _ in self.slots]
+                if max(values) - min(values) + 1 < need:
+                    return False
+        return True
+
+    def _long_arms(self) -> set[int] | None:
+        """The arms long enough for a long-arm requirement (None: none is; empty: not asked)."""
+        if not self.long_arm:
+            return set()
+        spans: dict[int, list[int]] = {}
+        for _, cell, _, arm in self.placed:
+            spans.setdefault(arm, []).append(cell[0])
+        for cell, _, _, arm in self.slots:
+            spans.setdefault(arm, []).append(cell[0])
+        arm_ok = {a for a, xs in spans.items() if a >= 0 and max(xs) - min(xs) + 1 >= self.long_arm}
+        return arm_ok or None
+
+    def _mirror_partners(self) -> dict[Cell, Cell] | None:
+        """For symmetry, each slot's mirrored slot (None: the skeleton cannot be symmetric)."""
         partner: dict[Cell, Cell] = {}
-        if self.symmetry:
-            xs = [x for x, _ in self.torso.cells]
-            axis2 = min(xs) + max(xs)
-            tiles = {cell: sig.kind for sig, cell, _, _ in self.placed}
-            for (x, y), kind in tiles.items():
-                if 2 * x != axis2 and tiles.get((axis2 - x, y)) != kind:
-                    return
-            cells = {c for c, _, _, _ in slots}
-            for x, y in cells:
-                if 2 * x != axis2:
-                    if (axis2 - x, y) not in cells:
-                        return
-                    partner[(x, y)] = (axis2 - x, y)
+        if not self.symmetry:
+            return partner
+        axis2 = self.axis2
+        tiles = {cell: sig.kind for sig, cell, _, _ in self.placed}
+        for (x, y), kind in tiles.items():
+            if 2 * x != axis2 and tiles.get((axis2 - x, y)) != kind:
+                return None
+        cells = {c for c, _, _, _ in self.slots}
+        for x, y in cells:
+            if 2 * x != axis2:
+                if (axis2 - x, y) not in cells:
+                    return None
+                partner[(x, y)] = (axis2 - x, y)
+        return partner
+
+    def _skeleton_bonus(self) -> tuple[int, int]:
+        """The icons the torso, batteries and connectors show, and their pink pairs."""
         skel_bits = self.torso_bits | self.battery_bits
         skel_pinks = 0
         for sig, _, _, _ in self.placed:
@@ -608,6 +621,17 @@ class _Search:
                     and (nb < cell or nb in self.torso.cells)
                 ):
                     skel_pinks += 1
+        return skel_bits, skel_pinks
+
+    def _skeleton_done(self) -> None:
+        if not self._shape_ok():
+            return
+        arm_ok = self._long_arms()
+        partner = self._mirror_partners()
+        if arm_ok is None or partner is None:
+            return
+        slots = self.slots
+        skel_bits, skel_pinks = self._skeleton_bonus()
         feats = []
         for cell, _, pink, arm in slots:
             feats.append(
@@ -643,102 +667,7 @@ class _Search:
         self, feats: list[tuple[bool, int, int, bool]], partners: tuple[int, ...], skel_bits: int
     ) -> tuple[int, tuple[int, ...]] | None:
         """The most valuable ends for the slots (value without the fixed part), or None."""
-        sigs = self.ends
-        n = len(feats)
-        counts = [s.count for s in sigs]
-        choice = [0] * n
-        best: list[tuple[int, tuple[int, ...]] | None] = [None]
-        pink_ends = sum(s.count for s in sigs if s.pinks)
-        all_bits = skel_bits
-        for s in sigs:
-            all_bits |= s.bits
-        ceiling = self._bonus_value(all_bits) + PINK_PAIR * min(pink_ends, sum(f[0] for f in feats))
-        big = 1 << 30
-        # what the slots still to fill could reach, for cutting hopeless branches
-        suf_min_y = [big] * (n + 1)
-        suf_max_y = [-big] * (n + 1)
-        suf_min_x = [big] * (n + 1)
-        suf_max_x = [-big] * (n + 1)
-        suf_arm = [False] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            _, y, x, ok = feats[i]
-            suf_min_y[i] = min(suf_min_y[i + 1], y)
-            suf_max_y[i] = max(suf_max_y[i + 1], y)
-            suf_min_x[i] = min(suf_min_x[i + 1], x)
-            suf_max_x[i] = max(suf_max_x[i + 1], x)
-            suf_arm[i] = suf_arm[i + 1] or ok
-        max_eyes = max((s.eyes for s in sigs if s.head), default=0)
-        eye_target, hand_target = self.eye_target, self.hand_target
-        two_heads = "two_heads" in self.kinds
-        tall, wide, long_arm = self.tall, self.wide, self.long_arm
-
-        def rec(
-            i: int,
-            eyes: int,
-            heads: int,
-            bases: int,
-            hands: int,
-            bits: int,
-            pinks: int,
-            head_y: int,
-            base_y: int,
-            lo_x: int,
-            hi_x: int,
-            arm: bool,
-        ) -> bool:
-            self.nodes += 1
-            if self.nodes > self.limit:
-                raise _Stop
-            if i == n:
-                if not heads or not bases or (two_heads and heads != 2):
-                    return False
-                if (eye_target >= 0 and eyes != eye_target) or (hand_target >= 0 and hands != hand_target):
-                    return False
-                if (tall and base_y - head_y + 1 < tall) or (wide and hi_x - lo_x + 1 < wide) or (long_arm and not arm):
-                    return False
-                value = self._bonus_value(bits) + PINK_PAIR * pinks
-                if best[0] is None or value > best[0][0]:
-                    best[0] = (value, tuple(choice))
-                return value >= ceiling
-            pink, y, x, ok = feats[i]
-            start = choice[i - 1] if i and feats[i - 1] == feats[i] and partners[i] < 0 else 0
-            left = n - i - 1
-            mate = partners[i]
-            for si in range(start, len(sigs)):
-                if not counts[si]:
-                    continue
-                s = sigs[si]
-                if 0 <= mate < i and (sigs[choice[mate]].kind, sigs[choice[mate]].hands) != (s.kind, s.hands):
-                    continue
-                h, b = heads + s.head, bases + s.base
-                if (not h) + (not b) > left or (two_heads and h > 2):
-                    continue
-                e = eyes + s.eyes
-                if eye_target >= 0 and (e > eye_target or e + left * max_eyes < eye_target):
-                    continue
-                hn = hands + s.hands
-                if hand_target >= 0 and hn > hand_target:
-                    continue
-                hy = min(head_y, y) if s.head else head_y
-                by = max(base_y, y) if s.base else base_y
-                if tall and max(by, suf_max_y[i + 1]) - min(hy, suf_min_y[i + 1]) + 1 < tall:
-                    continue
-                lx, hx = (min(lo_x, x), max(hi_x, x)) if s.ender else (lo_x, hi_x)
-                if wide and max(hx, suf_max_x[i + 1]) - min(lx, suf_min_x[i + 1]) + 1 < wide:
-                    continue
-                a = arm or (ok and s.ender)
-                if long_arm and not a and not suf_arm[i + 1]:
-                    continue
-                counts[si] -= 1
-                choice[i] = si
-                done = rec(i + 1, e, h, b, hn, bits | s.bits, pinks + (pink and s.pinks > 0), hy, by, lx, hx, a)
-                counts[si] += 1
-                if done:
-                    return True
-            return False
-
-        rec(0, 0, 0, 0, 0, skel_bits, 0, big, -big, big, -big, False)
-        return best[0]
+        return _Ends(self, feats, partners, skel_bits).run()
 
     # -- the answer ------------------------------------------------------------------------------------
 
@@ -797,3 +726,128 @@ class _Search:
 
     def _value(self, m: Measures) -> int:
         return sale_breakdown(self.pay, self.reqs, self.bonuses, m)["total"]
+
+
+_BIG = 1 << 30
+
+
+def _suffixes(feats: list[tuple[bool, int, int, bool]]) -> list[tuple[int, int, int, int, bool]]:
+    """For each slot, what the slots from it on could reach: (min y, max y, min x, max x, a long arm)."""
+    out = [(_BIG, -_BIG, _BIG, -_BIG, False)]
+    for _, y, x, ok in reversed(feats):
+        lo_y, hi_y, lo_x, hi_x, arm = out[-1]
+        out.append((min(lo_y, y), max(hi_y, y), min(lo_x, x), max(hi_x, x), arm or ok))
+    return out[::-1]
+
+
+class _Ends:
+    """Ends assigned to a skeleton's slots, best sale value first found, branches cut early."""
+
+    def __init__(
+        self, search: _Search, feats: list[tuple[bool, int, int, bool]], partners: tuple[int, ...], skel_bits: int
+    ) -> None:
+        self.search = search
+        self.sigs = sigs = search.ends
+        self.feats = feats
+        self.partners = partners
+        self.skel_bits = skel_bits
+        self.n = len(feats)
+        self.counts = [s.count for s in sigs]
+        self.choice = [0] * self.n
+        self.best: tuple[int, tuple[int, ...]] | None = None
+        pink_ends = sum(s.count for s in sigs if s.pinks)
+        all_bits = skel_bits
+        for s in sigs:
+            all_bits |= s.bits
+        self.ceiling = search._bonus_value(all_bits) + PINK_PAIR * min(pink_ends, sum(f[0] for f in feats))
+        self.suffix = _suffixes(feats)
+        self.max_eyes = max((s.eyes for s in sigs if s.head), default=0)
+        self.two_heads = "two_heads" in search.kinds
+
+    def run(self) -> tuple[int, tuple[int, ...]] | None:
+        self.rec(0, 0, 0, 0, 0, self.skel_bits, 0, _BIG, -_BIG, _BIG, -_BIG, False)
+        return self.best
+
+    def finish(
+        self, eyes: int, heads: int, bases: int, hands: int, bits: int, pinks: int, span: tuple[int, ...]
+    ) -> bool:
+        """A full assignment: keep it if it meets the counts and sizes and pays more; True at the ceiling."""
+        s = self.search
+        head_y, base_y, lo_x, hi_x, arm = span
+        if not heads or not bases or (self.two_heads and heads != 2):
+            return False
+        if (s.eye_target >= 0 and eyes != s.eye_target) or (s.hand_target >= 0 and hands != s.hand_target):
+            return False
+        if (
+            (s.tall and base_y - head_y + 1 < s.tall)
+            or (s.wide and hi_x - lo_x + 1 < s.wide)
+            or (s.long_arm and not arm)
+        ):
+            return False
+        value = s._bonus_value(bits) + PINK_PAIR * pinks
+        if self.best is None or value > self.best[0]:
+            self.best = (value, tuple(self.choice))
+        return value >= self.ceiling
+
+    def rec(
+        self,
+        i: int,
+        eyes: int,
+        heads: int,
+        bases: int,
+        hands: int,
+        bits: int,
+        pinks: int,
+        head_y: int,
+        base_y: int,
+        lo_x: int,
+        hi_x: int,
+        arm: bool,
+    ) -> bool:
+        s = self.search
+        s.nodes += 1
+        if s.nodes > s.limit:
+            raise _Stop
+        if i == self.n:
+            return self.finish(eyes, heads, bases, hands, bits, pinks, (head_y, base_y, lo_x, hi_x, arm))
+        feats, sigs, counts, choice = self.feats, self.sigs, self.counts, self.choice
+        pink, y, x, ok = feats[i]
+        mate = self.partners[i]
+        start = choice[i - 1] if i and feats[i - 1] == feats[i] and mate < 0 else 0
+        left = self.n - i - 1
+        min_y, max_y, min_x, max_x, arm_later = self.suffix[i + 1]
+        for si in range(start, len(sigs)):
+            sig = sigs[si]
+            if not counts[si] or (
+                0 <= mate < i and (sigs[choice[mate]].kind, sigs[choice[mate]].hands) != (sig.kind, sig.hands)
+            ):
+                continue
+            h, b, e, hn = heads + sig.head, bases + sig.base, eyes + sig.eyes, hands + sig.hands
+            if not self._counts_ok(h, b, e, hn, left):
+                continue
+            hy = min(head_y, y) if sig.head else head_y
+            by = max(base_y, y) if sig.base else base_y
+            if s.tall and max(by, max_y) - min(hy, min_y) + 1 < s.tall:
+                continue
+            lx, hx = (min(lo_x, x), max(hi_x, x)) if sig.ender else (lo_x, hi_x)
+            if s.wide and max(hx, max_x) - min(lx, min_x) + 1 < s.wide:
+                continue
+            a = arm or (ok and sig.ender)
+            if s.long_arm and not a and not arm_later:
+                continue
+            counts[si] -= 1
+            choice[i] = si
+            done = self.rec(i + 1, e, h, b, hn, bits | sig.bits, pinks + (pink and sig.pinks > 0), hy, by, lx, hx, a)
+            counts[si] += 1
+            if done:
+                return True
+        return False
+
+    def _counts_ok(self, heads: int, bases: int, eyes: int, hands: int, left: int) -> bool:
+        """Whether exact counts (heads, eyes, hands) and a head and a base are still reachable."""
+        s = self.search
+        if (not heads) + (not bases) > left or (self.two_heads and heads > 2):
+            return False
+        if s.eye_target >= 0 and (eyes > s.eye_target or eyes + left * self.max_eyes < s.eye_target):
+            return False
+        return not (s.hand_target >= 0 and hands > s.hand_target)
