@@ -7,7 +7,7 @@ TEST_EXTRAS ?= server,ai,dev,ray,research
 # The browser tests drive Debian's chromium (Playwright's own browser download does not work here).
 CHROMIUM    ?= /usr/bin/chromium
 
-.PHONY: run test lint format bench clean setup
+.PHONY: run test lint format bench clean setup cluster
 
 setup: $(VENV)/.installed-test $(CHROMIUM)
 
@@ -22,6 +22,12 @@ $(CHROMIUM):
 
 run: $(VENV)/.installed-run
 	$(BIN)/robotable serve
+
+# Two web processes and one bot worker on PostgreSQL + Redis (ports 8001, 8002; docs/server.md "Scaling out").
+DATABASE    ?= postgresql://postgres@127.0.0.1:5432/test
+REDIS       ?= redis://127.0.0.1:6379/0
+cluster: $(VENV)/.installed-run
+	$(BIN)/python -m robotable.server.cluster --database $(DATABASE) --redis $(REDIS) --web 2 --workers 1 --port 8001
 
 test: setup
 	$(BIN)/ruff check .

@@ -10,14 +10,15 @@ to whoever claims an open seat.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -41,6 +42,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEMA_VERSION = 1
 
@@ -188,6 +193,24 @@ class TableRow:
     to_act: list[int] | None = None
 
 
+def once_more_if_disconnected(method: Callable[P, R]) -> Callable[P, R]:
+    """Run a storage call again (once) if its database connection was lost (a restarted database, a
+    terminated session): the pool hands out a fresh connection. A write that did commit before the
+    connection went fails its compare-and-set the second time (StaleTable), so nothing is written twice.
+    """
+
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return method(*args, **kwargs)
+
+    return call
+
+
 class StaleTable(Exception):
     """The table moved on in the database since it was read (another process, or a race)."""
 
@@ -278,6 +301,7 @@ class Storage:
                 ],
             )
 
+    @once_more_if_disconnected
     def append_move(
         self,
         table_id: str,
@@ -323,6 +347,7 @@ class Storage:
             )
         return stamp
 
+    @once_more_if_disconnected
     def truncate_moves(
         self,
         table_id: str,
@@ -359,6 +384,7 @@ class Storage:
             conn.execute(delete(moves_table).where(moves_table.c.table_id == table_id, moves_table.c.idx >= keep))
         return stamp
 
+    @once_more_if_disconnected
     def change_seat(
         self, table_id: str, before: SeatRow, after: SeatRow, version: int, status: str | None = None
     ) -> datetime:
@@ -454,6 +480,7 @@ class Storage:
 
     # -- reads ------------------------------------------------------------------------------------
 
+    @once_more_if_disconnected
     def load_table(self, table_id: str) -> TableRow | None:
         """A table with its seats and moves, or None."""
         with self.engine.connect() as conn:
@@ -487,6 +514,7 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    @once_more_if_disconnected
     def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The stored version of each table (missing ids are left out)."""
         if not table_ids:
@@ -495,6 +523,7 @@ class Storage:
         with self.engine.connect() as conn:
             return {r[0]: int(r[1]) for r in conn.execute(query)}
 
+    @once_more_if_disconnected
     def load_changes(self, table_id: str, history: int, have: int) -> tuple[TableRow, int] | None:
         """A table with its seats and the moves a cache at ``have`` moves and ``history`` lacks.
 
@@ -519,6 +548,7 @@ class Storage:
             ]
         return table, first
 
+    @once_more_if_disconnected
     def list_rows(
         self,
         statuses: tuple[str, ...] | None,
