@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis-prefix", default=None, help="prefix of this app's Redis keys (ROBOTABLE_REDIS_PREFIX)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    shown = redacted(database_url(args.database))
+    shown = redacted(database_url(args.database or os.environ.get("ROBOTABLE_DATABASE")))
     print(f"Robotable on http://{args.host}:{args.port} (database: {shown})", flush=True)
     app = create_app(
         args.database,

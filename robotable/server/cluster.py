@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass, field
 
 from .serving import redacted
@@ -32,6 +33,7 @@ class Child:
     name: str
     cmd: list[str]
     env: dict[str, str]
+    url: str | None = None  # a web process's address
     proc: subprocess.Popen[bytes] | None = None
     restarts: int = field(default=0)
 
@@ -40,6 +42,18 @@ class Child:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+
+def wait_for(child: Child, timeout: float = 60.0) -> None:
+    """Wait until a web process answers (or has died)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and child.alive() and child.url:
+        try:
+            with urllib.request.urlopen(child.url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
 
 
 def plan(args: argparse.Namespace) -> list[Child]:
@@ -62,7 +76,7 @@ def plan(args: argparse.Namespace) -> list[Child]:
             cmd += ["--bot-delay", str(args.bot_delay)]
         if args.schema:
             cmd += ["--schema", args.schema]
-        children.append(Child(f"web{i + 1} :{port}", cmd, env))
+        children.append(Child(f"web{i + 1} :{port}", cmd, env, url=f"http://127.0.0.1:{port}/api/games"))
     for i in range(args.workers):
         server = f"http://127.0.0.1:{args.port + i % max(1, args.web)}"
         cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server]
@@ -94,6 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     for child in children:
         print(f"  {child.name}", flush=True)
         child.start()
+        if child.url:  # the first web process creates the schema: the others wait for it
+            wait_for(child)
     stopping = False
 
     def stop(*_: object) -> None:

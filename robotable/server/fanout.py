@@ -191,6 +191,8 @@ class RedisFanout:
                         if message is None:
                             await pubsub.ping()
                             continue
+                        if message.get("type") != "message":  # the answer to a ping
+                            continue
                         try:
                             news = News.from_json(message["data"])
                         except (ValueError, TypeError) as exc:
