@@ -13,7 +13,6 @@ from pydantic import Field
 
 from . import accounts, sessions
 from .auth import (
-    ACCOUNTS_PER_ADDRESS,
     SIGN_IN_PER_ADDRESS,
     SIGN_IN_PER_USERNAME,
     OptionalAuth,
@@ -97,7 +96,8 @@ def who_am_i(request: Request, auth: OptionalAuth) -> dict[str, Any]:
 def sign_up(request: Request, response: Response, body: SignUp) -> dict[str, Any]:
     """Make an account with a username and password, and sign in."""
     check_same_origin(request)
-    limits_of(request).hit(ACCOUNTS_PER_ADDRESS, "accounts", client_address(request), what="new accounts")
+    limits = limits_of(request)
+    limits.hit(limits.accounts_rate, "accounts", client_address(request), what="new accounts")
     account = accounts.create_user(storage_of(request), body.username, body.password, body.display_name)
     return signed_in(request, response, account)
 
@@ -106,7 +106,8 @@ def sign_up(request: Request, response: Response, body: SignUp) -> dict[str, Any
 def guest(request: Request, response: Response, body: Guest) -> dict[str, Any]:
     """Make a guest account from a display name, and sign in (a password can be added later)."""
     check_same_origin(request)
-    limits_of(request).hit(ACCOUNTS_PER_ADDRESS, "accounts", client_address(request), what="new accounts")
+    limits = limits_of(request)
+    limits.hit(limits.accounts_rate, "accounts", client_address(request), what="new accounts")
     account = accounts.create_guest(storage_of(request), body.display_name)
     return signed_in(request, response, account)
 

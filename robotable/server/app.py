@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -24,16 +24,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bot_api, bots, gamedata, play_api
-from .auth import OptionalAccount, RateLimits
+from . import account_api, bot_api, bots, chat_api, gamedata, invite_api, play_api
+from .accounts import Account
+from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_account
 from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
 from .fanout import make_fanout
 from .headers import SecurityHeadersMiddleware
 from .hub import Connection
+from .invites import invite_path
 from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
 from .schemas import (
     WS_INCOMING,
-    ClaimSeat,
     CreatedTable,
     CreateTable,
     ErrorOut,
@@ -41,7 +42,7 @@ from .schemas import (
     HandToBot,
     MoveRequest,
     PreviewRequest,
-    SeatCredential,
+    SeatRef,
     TableOut,
     UploadedReplay,
     WsMove,
@@ -120,6 +121,8 @@ def create_app(
     app.add_middleware(EdgeMiddleware, rates=rates)  # innermost of the three: bounded, checked bodies
     app.add_middleware(CatchAll)  # no plain-text 500: a JSON answer, the details in the log
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: on every answer, errors included
+    app.include_router(invite_api.router)
+    app.include_router(chat_api.router)
     add_pages(app)
     add_api(app)
     add_websocket(app)
@@ -185,6 +188,10 @@ def add_pages(app: FastAPI) -> None:
     def table_page(table_id: str) -> FileResponse:
         return page("table.html")
 
+    @app.get("/account", include_in_schema=False)
+    def account_page() -> FileResponse:
+        return page("account.html")
+
     @app.get("/replay", include_in_schema=False)
     def replay_upload_page() -> FileResponse:
         return page("replay.html")
@@ -197,8 +204,7 @@ def add_pages(app: FastAPI) -> None:
 # -- the JSON API -----------------------------------------------------------------------------------
 
 
-SeatQuery = Annotated[int | None, Query(ge=0, description="watch as this seat (needs its token)")]
-TokenQuery = Annotated[str | None, Query(max_length=200, description="the seat's token")]
+SeatQuery = Annotated[int | None, Query(ge=0, description="watch as this seat (it must be yours)")]
 
 
 def add_api(app: FastAPI) -> None:
@@ -244,14 +250,14 @@ def add_api(app: FastAPI) -> None:
         return tables
 
     @app.post("/api/tables", tags=["tables"], status_code=201, response_model=CreatedTable, responses=ERRORS)
-    async def create_table(request: Request, body: CreateTable, account: OptionalAccount) -> dict[str, Any]:
-        """Create a table; the answer holds each human seat's token and invite link (shown once)."""
+    async def create_table(request: Request, body: CreateTable, account: CurrentAccount) -> dict[str, Any]:
+        """Create a table. You play its first person seat (every person seat of a hotseat table); the
+        answer holds a one-time invite link for each other person seat (shown once)."""
         manager = manager_of(request)
         await bot_api.check_quotas(request, body, account)
-        live, tokens = await manager.create(body, account=account)
+        live, codes = await manager.create(body, account)
         await bot_api.register(request, live.id, body, account)
-        links = {seat: f"/table/{live.id}?seat={seat}&token={token}" for seat, token in tokens.items()}
-        return {"table": manager.summary(live), "tokens": tokens, "links": links}
+        return {"table": manager.summary(live), "invites": {seat: invite_path(code) for seat, code in codes.items()}}
 
     @app.get("/api/tables/{table_id}", tags=["tables"], response_model=TableOut, responses=ERRORS)
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
@@ -260,31 +266,35 @@ def add_api(app: FastAPI) -> None:
         return manager.summary(await manager.get(table_id))
 
     @app.get("/api/tables/{table_id}/state", tags=["tables"], responses=ERRORS)
-    async def get_state(request: Request, table_id: str, seat: SeatQuery = None, token: TokenQuery = None) -> dict:
-        """What a seat (with its token) or a spectator sees now: view, legal actions, log."""
+    async def get_state(request: Request, table_id: str, account: OptionalAccount, seat: SeatQuery = None) -> dict:
+        """What one of your seats (or a spectator, without ``seat``) sees now: view, legal actions, log."""
         manager = manager_of(request)
         live = await manager.get(table_id)
         if seat is not None:
-            manager.check_token(live, seat, token)
+            manager.check_seat(live, seat, account)
         return manager.message(live, seat, "snapshot")
 
     @app.post("/api/tables/{table_id}/moves", tags=["play"], responses=ERRORS)
-    async def post_move(request: Request, table_id: str, body: MoveRequest) -> dict[str, Any]:
-        """Play a move for a seat you hold the token for."""
-        return await manager_of(request).submit(table_id, body.seat, body.token, body.action, body.after)
+    async def post_move(request: Request, table_id: str, body: MoveRequest, account: OptionalAccount) -> dict[str, Any]:
+        """Play a move for one of your seats."""
+        return await manager_of(request).submit(table_id, body.seat, account, body.action, body.after)
 
     @app.post("/api/tables/{table_id}/preview", tags=["play"], responses=ERRORS)
-    async def post_preview(request: Request, table_id: str, body: PreviewRequest) -> dict[str, Any]:
+    async def post_preview(
+        request: Request, table_id: str, body: PreviewRequest, account: OptionalAccount
+    ) -> dict[str, Any]:
         """What a candidate action of the seat to act would do, computed on a copy (games with previews).
 
         Nothing changes at the table. The answer is ``{moves, preview}``; for Twin Tin Bots ``preview``
         holds each robot's path, the public events of the run, the first pending decision and whether the
         turn ran to its end.
         """
-        return await manager_of(request).preview(table_id, body.seat, body.token, body.action)
+        return await manager_of(request).preview(table_id, body.seat, account, body.action)
 
     @app.post("/api/tables/{table_id}/evaluate", tags=["play"], responses=ERRORS)
-    async def post_evaluate(request: Request, table_id: str, body: EvaluateRequest) -> dict[str, Any]:
+    async def post_evaluate(
+        request: Request, table_id: str, body: EvaluateRequest, account: OptionalAccount
+    ) -> dict[str, Any]:
         """Ask the game a question about your own position, computed on a copy (games with evaluations).
 
         Nothing changes at the table. The answer is ``{moves, evaluation}``; for Robots on the Line the
@@ -292,7 +302,7 @@ def add_api(app: FastAPI) -> None:
         problems, open ports, measures, and per buyer the requirements met, the sale value and whether
         the sale would be accepted now (see docs/games/robots-on-the-line.md).
         """
-        return await gamedata.evaluate(manager_of(request), table_id, body.seat, body.token, body.query)
+        return await gamedata.evaluate(manager_of(request), table_id, body.seat, account, body.query)
 
     @app.get("/api/games/{game_id}/data/{name}", tags=["games"], responses=ERRORS)
     def get_game_data(game_id: str, name: str) -> Any:
@@ -320,54 +330,53 @@ def add_api(app: FastAPI) -> None:
         return {"game": game.id, "num_players": num_players, "options": state.options, "view": state.view(None)}
 
     @app.post("/api/tables/{table_id}/undo", tags=["play"], responses=ERRORS)
-    async def post_undo(request: Request, table_id: str, body: SeatCredential) -> dict[str, Any]:
+    async def post_undo(request: Request, table_id: str, body: SeatRef, account: OptionalAccount) -> dict[str, Any]:
         """Undo your last move (games against bots; see the undo policy in docs/server.md)."""
-        return await manager_of(request).undo(table_id, body.seat, body.token)
+        return await manager_of(request).undo(table_id, body.seat, account)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", tags=["seats"], responses=ERRORS)
-    async def claim_seat(
-        request: Request,
-        table_id: str,
-        seat: int,
-        account: OptionalAccount,
-        body: Annotated[ClaimSeat | None, Body()] = None,
-    ) -> dict[str, Any]:
-        """Take an open seat; the answer holds its token and invite link."""
-        token = await manager_of(request).claim(table_id, seat, body.name if body else None, account)
-        return {"seat": seat, "token": token, "link": f"/table/{table_id}?seat={seat}&token={token}"}
+    async def claim_seat(request: Request, table_id: str, seat: int, account: CurrentAccount) -> dict[str, Any]:
+        """Take an open seat: it becomes yours (one seat per account, except at hotseat tables)."""
+        manager = manager_of(request)
+        await manager.claim(table_id, seat, account)
+        return {
+            "seat": seat,
+            "table": manager.summary(await manager.get(table_id)),
+            "link": f"/table/{table_id}?seat={seat}",
+        }
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["seats"], responses=ERRORS)
-    async def hand_to_bot(request: Request, table_id: str, seat: int, body: HandToBot) -> dict[str, Any]:
-        """Hand the seat of a player who has gone to a bot (you prove you sit at the table)."""
+    async def hand_to_bot(
+        request: Request, table_id: str, seat: int, body: HandToBot, account: CurrentAccount
+    ) -> dict[str, Any]:
+        """Hand the seat of a player who has gone to a bot (you must play at the table)."""
         manager = manager_of(request)
-        await manager.hand_to_bot(table_id, seat, body.seat, body.token, body.difficulty)
+        await manager.hand_to_bot(table_id, seat, account, body.difficulty)
         return manager.summary(await manager.get(table_id))
 
     @app.post("/api/tables/{table_id}/seats/{seat}/reclaim", tags=["seats"], responses=ERRORS)
-    async def reclaim_seat(request: Request, table_id: str, seat: int, body: SeatCredential) -> dict[str, Any]:
+    async def reclaim_seat(request: Request, table_id: str, seat: int, account: CurrentAccount) -> dict[str, Any]:
         """Take your seat back from the bot that played it while you were gone."""
-        if body.seat != seat:
-            raise Forbidden(f"the token given is for seat {body.seat}, not seat {seat}")
         manager = manager_of(request)
-        await manager.reclaim(table_id, seat, body.token)
+        await manager.reclaim(table_id, seat, account)
         return manager.summary(await manager.get(table_id))
 
     @app.post("/api/tables/{table_id}/again", tags=["tables"], responses=ERRORS)
-    async def play_again(request: Request, table_id: str, body: SeatCredential) -> dict[str, Any]:
-        """A new table with the same seats; players keep their tokens."""
+    async def play_again(request: Request, table_id: str, account: CurrentAccount) -> dict[str, Any]:
+        """A new table with the same seats and the same people (for the table's players)."""
         manager = manager_of(request)
-        new = await manager.again(table_id, body.seat, body.token)
+        new = await manager.again(table_id, account)
         return manager.summary(new)
 
     @app.get("/api/tables/{table_id}/replay", tags=["replays"], responses=ERRORS)
-    async def table_replay(request: Request, table_id: str, seat: SeatQuery = None, token: TokenQuery = None) -> dict:
-        """Every step of a finished table, as a spectator or as a seat (with its token)."""
-        return await manager_of(request).replay_table(table_id, seat, token)
+    async def table_replay(request: Request, table_id: str, account: OptionalAccount, seat: SeatQuery = None) -> dict:
+        """Every step of a finished table, as a spectator or as one of your seats."""
+        return await manager_of(request).replay_table(table_id, seat, account)
 
     @app.get("/api/tables/{table_id}/record", tags=["replays"], responses=ERRORS)
-    async def table_record(request: Request, table_id: str, seat: int, token: TokenQuery = None) -> dict:
+    async def table_record(request: Request, table_id: str, account: OptionalAccount) -> dict:
         """The full record (seed and moves) of a finished table, for its players."""
-        return await manager_of(request).record(table_id, seat, token)
+        return await manager_of(request).record(table_id, account)
 
     @app.post("/api/replays", tags=["replays"], responses=ERRORS)
     def upload_replay(body: UploadedReplay) -> dict[str, Any]:
@@ -379,7 +388,7 @@ def add_api(app: FastAPI) -> None:
 
 
 def add_websocket(app: FastAPI) -> None:
-    """``/ws/tables/{id}?seat=&token=``: snapshots and updates out, moves and undo in."""
+    """``/ws/tables/{id}?seat=N``: snapshots and updates out, moves and undo in (the seat must be yours)."""
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -400,11 +409,11 @@ def add_websocket(app: FastAPI) -> None:
 
     async def serve_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
         try:
+            account = await asyncio.to_thread(websocket_account, websocket)
             live = await manager.get(table_id)
             seat = parse_seat(websocket.query_params.get("seat"))
-            token = websocket.query_params.get("token")
             if seat is not None:
-                manager.check_token(live, seat, token)
+                manager.check_seat(live, seat, account)
         except ApiError as exc:
             await websocket.send_json({"type": "error", "status": exc.status, "message": exc.message})
             await websocket.close(code=4000 + exc.status)
@@ -425,7 +434,7 @@ def add_websocket(app: FastAPI) -> None:
                 if text is None:
                     conn.send({"type": "error", "ref": None, "status": 400, "message": "send JSON text, not binary"})
                     continue
-                reply = await handle_ws_message(manager, table_id, seat, token, text)
+                reply = await handle_ws_message(manager, table_id, seat, account, text)
                 if reply is not None:
                     conn.send(reply)
         except WebSocketDisconnect:
@@ -451,7 +460,7 @@ def parse_seat(value: str | None) -> int | None:
 
 
 async def handle_ws_message(
-    manager: TableManager, table_id: str, seat: int | None, token: str | None, text: str
+    manager: TableManager, table_id: str, seat: int | None, account: Account | None, text: str
 ) -> dict[str, Any] | None:
     """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem."""
     ref = None
@@ -466,11 +475,11 @@ async def handle_ws_message(
         if isinstance(msg, WsPing):
             return {"type": "pong", "ref": ref}
         if seat is None:
-            raise Forbidden("spectators cannot play: open the table with a seat's invite link")
+            raise Forbidden("spectators cannot play: connect with one of your seats (?seat=N)")
         if isinstance(msg, WsMove):
-            done = await manager.submit(table_id, seat, token, msg.action, msg.after)
+            done = await manager.submit(table_id, seat, account, msg.action, msg.after)
             return {"type": "ack", "ref": ref, "moves": done["moves"]}
-        done = await manager.undo(table_id, seat, token)
+        done = await manager.undo(table_id, seat, account)
         return {"type": "ack", "ref": ref, **done}
     except ApiError as exc:
         return {"type": "error", "ref": ref, "status": exc.status, "message": exc.message}

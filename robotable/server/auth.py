@@ -21,6 +21,7 @@ knows, e.g. ``redis://127.0.0.1:6379/0``, so several server processes share the 
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -44,8 +45,8 @@ CSRF_HEADER = "X-CSRF-Token"
 #: Sign-in attempts allowed per username and per client address.
 SIGN_IN_PER_USERNAME = "5/minute"
 SIGN_IN_PER_ADDRESS = "20/minute"
-#: Accounts made per client address (sign-up and guests).
-ACCOUNTS_PER_ADDRESS = "30/hour"
+#: Accounts made per client address (sign-up and guests); ``ROBOTABLE_ACCOUNTS_RATE`` overrides it.
+ACCOUNTS_PER_ADDRESS = "60/hour"
 
 
 class RateLimits:
@@ -55,6 +56,7 @@ class RateLimits:
         storage = storage_from_string(storage_uri) if storage_uri else MemoryStorage()
         self.limiter = MovingWindowRateLimiter(storage)
         self.items: dict[str, RateLimitItem] = {}
+        self.accounts_rate = os.environ.get("ROBOTABLE_ACCOUNTS_RATE", ACCOUNTS_PER_ADDRESS)
 
     def hit(self, limit: str, *key: str, what: str) -> None:
         """Count one attempt under ``key``; TooManyRequests (429) naming ``what`` when over ``limit``."""

@@ -5,7 +5,7 @@ on the Robots on the Line workbench measures). See docs/server.md.
 A game offers evaluations by declaring an ``"evaluate"`` hook (``Game.hooks``), ``evaluate(state, seat,
 query)`` (for Robots on the Line: :func:`robotable.games.robots_on_the_line.evaluate`); it must leave the
 state untouched and answer only what the seat may know. The server runs it on a clone of the table's
-state, for the seat holding the token. Public data files are the JSON files of the folder a game declares
+state, for the seat played by the asking account. Public data files are the JSON files of the folder a game declares
 with its ``"web_data"`` hook (``Game.data_folder()``: the component catalogue, map layouts): they hold
 nothing hidden.
 """
@@ -22,6 +22,7 @@ from typing import Any
 from robotable import games
 from robotable.core import RobotableError
 
+from .accounts import Account
 from .errors import ApiError, NotFound, from_game_error
 from .previews import game_hook
 from .tables import TableManager
@@ -58,14 +59,16 @@ def game_data(game_id: str, name: str) -> Any:
     return _read(path, path.stat().st_mtime)
 
 
-async def evaluate(manager: TableManager, table_id: str, seat: int, token: str, query: object) -> dict[str, Any]:
-    """Answer ``query`` for ``seat`` (with its token) with the game's ``evaluate`` hook, on a copy.
+async def evaluate(
+    manager: TableManager, table_id: str, seat: int, account: Account | None, query: object
+) -> dict[str, Any]:
+    """Answer ``query`` for ``seat`` (asked by its own account) with the game's ``evaluate`` hook, on a copy.
 
     Any seat of the table may ask at any time (it learns only about its own position); games without
     the hook answer 400; malformed queries answer 400 naming the problem; nothing at the table changes.
     """
     live = await manager.get(table_id)
-    manager.check_token(live, seat, token)
+    manager.check_seat(live, seat, account)
     hook = game_hook(live.game, "evaluate")
     if hook is None:
         raise ApiError(f"{live.game.name} has no evaluations")

@@ -76,42 +76,41 @@ class CreateTable(Strict):
     )
 
 
-class SeatCredential(Strict):
-    """A seat and its secret token (the token is the seat's credential)."""
+class SeatRef(Strict):
+    """One of your seats (you are who your session cookie or API token says; the seat must be yours)."""
 
     seat: int = Field(ge=0)
-    token: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-class MoveRequest(SeatCredential):
+class MoveRequest(SeatRef):
     """A move for a seat; ``after`` (optional) is the number of moves the client saw, to refuse stale clicks."""
 
     action: ActionJson
     after: int | None = Field(default=None, ge=0)
 
 
-class PreviewRequest(SeatCredential):
+class PreviewRequest(SeatRef):
     """A candidate action of the seat to act, to preview (nothing is played)."""
 
     action: ActionJson
 
 
-class EvaluateRequest(SeatCredential):
+class EvaluateRequest(SeatRef):
     """A question a seat asks its game about its own position (games with evaluations), e.g. a workbench robot."""
 
     query: dict[str, Any]
 
 
-class HandToBot(SeatCredential):
-    """Hand an absent player's seat to a bot; ``seat``/``token`` are the requester's own seat."""
+class HandToBot(Strict):
+    """Hand an absent player's seat to a bot (you must play at the table)."""
 
     difficulty: str = "random"
 
 
-class ClaimSeat(Strict):
-    """Take an open seat; the answer carries the seat's new token."""
+class InviteCode(Strict):
+    """An invite's one-time code, sent in a body (never in an API URL)."""
 
-    name: Annotated[str, Field(max_length=40)] | None = None
+    code: Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class UploadedReplay(Strict):
@@ -122,7 +121,7 @@ class UploadedReplay(Strict):
 
 
 class SeatOut(BaseModel):
-    """A seat as everyone may see it (never its token)."""
+    """A seat as everyone may see it."""
 
     seat: int
     kind: SeatKind
@@ -149,19 +148,19 @@ class TableOut(BaseModel):
     result: dict[str, Any] | None = None
     next_table: str | None = None
     undo_supported: bool = False
-    hotseat: bool = False
-    rated: bool = False
+    created_by: str | None = Field(default=None, description="the id of the account that made the table")
+    hotseat: bool = Field(default=False, description="several seats played on one device (chosen at creation)")
+    rated: bool = Field(default=False, description="results count for ratings (never for hotseat tables)")
     clock: dict[str, Any] | None = Field(default=None, description="the time control and each seat's clock")
     created_at: str
     updated_at: str
 
 
 class CreatedTable(BaseModel):
-    """The answer to a table creation: its summary and the token of every human seat."""
+    """The answer to a table creation: its summary and an invite link per person seat the creator does not play."""
 
     table: TableOut
-    tokens: dict[int, str]
-    links: dict[int, str]
+    invites: dict[int, str] = Field(description="seat -> /invite/<one-time code> (shown once)")
 
 
 class ErrorOut(BaseModel):

@@ -4,15 +4,13 @@ A move is appended in one transaction together with the table's move count, stat
 the append only succeeds if the count is still the one the server saw: an accepted move is a committed
 move, and a restarted server rebuilds every table by replaying its moves.
 
-Seat tokens are stored as SHA-256 hashes; the tokens themselves are only ever sent to the creator or
-to whoever claims an open seat.
+A seat belongs to an account (``account_id``); accounts, sessions, invites and chat are in
+``people_tables.py`` on the same metadata.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,7 +92,6 @@ seats_table = Table(
     Column("kind", String(8), nullable=False),
     Column("name", String(60), nullable=False),
     Column("difficulty", String(40), nullable=True),
-    Column("token_hash", String(64), nullable=True),
     Column("handed_to_bot", Boolean, nullable=False, default=False),
     # the account that plays this seat (None: a bot, an open seat, or an invite not yet accepted)
     Column(
@@ -117,16 +114,6 @@ moves_table = Table(
 def now() -> datetime:
     """The current UTC time."""
     return datetime.now(UTC)
-
-
-def new_token() -> str:
-    """A fresh secret seat token."""
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """What is stored for a token."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def database_url(database: str | None) -> str:
@@ -152,7 +139,6 @@ class SeatRow:
     kind: str
     name: str
     difficulty: str | None = None
-    token_hash: str | None = None
     handed_to_bot: bool = False
     account_id: str | None = None
 
@@ -293,7 +279,6 @@ class Storage:
                         "kind": s.kind,
                         "name": s.name,
                         "difficulty": s.difficulty,
-                        "token_hash": s.token_hash,
                         "handed_to_bot": s.handed_to_bot,
                         "account_id": s.account_id,
                     }
@@ -389,7 +374,7 @@ class Storage:
         self, table_id: str, before: SeatRow, after: SeatRow, version: int, status: str | None = None
     ) -> datetime:
         """Compare-and-set a seat: only if the table is still at ``version`` and the seat's stored kind,
-        token hash and hand-over flag are still ``before``'s; StaleTable otherwise (nothing written).
+        account and hand-over flag are still ``before``'s; StaleTable otherwise (nothing written).
 
         ``status`` also changes the table's status (open -> running when the last open seat is taken).
         """
@@ -412,15 +397,14 @@ class Storage:
                     seats_table.c.seat == before.seat,
                     seats_table.c.kind == before.kind,
                     seats_table.c.handed_to_bot == before.handed_to_bot,
-                    seats_table.c.token_hash.is_(None)
-                    if before.token_hash is None
-                    else seats_table.c.token_hash == before.token_hash,
+                    seats_table.c.account_id.is_(None)
+                    if before.account_id is None
+                    else seats_table.c.account_id == before.account_id,
                 )
                 .values(
                     kind=after.kind,
                     name=after.name,
                     difficulty=after.difficulty,
-                    token_hash=after.token_hash,
                     handed_to_bot=after.handed_to_bot,
                     account_id=after.account_id,
                 )
@@ -430,7 +414,7 @@ class Storage:
         return stamp
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Store a seat's kind, name, difficulty, token hash and hand-over flag (bumps the version)."""
+        """Store a seat's kind, name, difficulty, hand-over flag and account (bumps the version)."""
         with self.transaction() as conn:
             conn.execute(
                 update(seats_table)
@@ -439,7 +423,6 @@ class Storage:
                     kind=seat.kind,
                     name=seat.name,
                     difficulty=seat.difficulty,
-                    token_hash=seat.token_hash,
                     handed_to_bot=seat.handed_to_bot,
                     account_id=seat.account_id,
                 )
@@ -456,7 +439,7 @@ class Storage:
                     seats_table.c.seat == seat.seat,
                     seats_table.c.kind == "open",
                 )
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id)
+                .values(kind=seat.kind, name=seat.name, account_id=seat.account_id)
             )
             if done.rowcount == 1:
                 _bump(conn, table_id)
@@ -489,7 +472,7 @@ class Storage:
                 return None
             table = _table_row(row)
             table.seats = [
-                SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot), r.account_id)
+                SeatRow(r.seat, r.kind, r.name, r.difficulty, bool(r.handed_to_bot), r.account_id)
                 for r in conn.execute(
                     select(seats_table).where(seats_table.c.table_id == table_id).order_by(seats_table.c.seat)
                 )
@@ -617,7 +600,7 @@ def _bump(conn: Connection, table_id: str, touch: bool = True) -> None:
 
 
 def _seat_row(r: Any) -> SeatRow:
-    return SeatRow(r.seat, r.kind, r.name, r.difficulty, r.token_hash, bool(r.handed_to_bot), r.account_id)
+    return SeatRow(r.seat, r.kind, r.name, r.difficulty, bool(r.handed_to_bot), r.account_id)
 
 
 def _seats(conn: Connection, table_id: str) -> list[SeatRow]:

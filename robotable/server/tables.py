@@ -20,15 +20,15 @@ from robotable import games
 from robotable.core import Action, BadInput, Event, Game, RobotableError, State, visible_events
 from robotable.core.record import Record, replay, replay_views
 
-from . import bots, clocks, ratings, timers
+from . import bots, clocks, invites, ratings, timers
 from .accounts import Account
 from .cache import TableCache
-from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
+from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error
 from .fanout import MESSAGE_KINDS, LocalFanout, News, RedisFanout
 from .hub import Hub
 from .previews import preview_hook, preview_json
 from .schemas import CreateTable, SeatSpec
-from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, hash_token, new_token, now
+from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, now
 
 log = logging.getLogger("robotable.server")
 
@@ -264,12 +264,11 @@ class TableManager:
 
     # -- creating tables --------------------------------------------------------------------------
 
-    async def create(
-        self, req: CreateTable, parent: str | None = None, account: Account | None = None
-    ) -> tuple[LiveTable, dict[int, str]]:
-        """A new table made by ``account``; returns it and the token of every human seat.
+    async def create(self, req: CreateTable, account: Account) -> tuple[LiveTable, dict[int, str]]:
+        """A new table made by ``account``; returns it and an invite code for each person seat it does not play.
 
-        The creator sits at the first person seat (every person seat of a hotseat table).
+        The creator plays the first person seat; on a hotseat table (chosen here, never rated) it plays
+        every person seat from one device, and there are no invites.
         """
         try:
             game = games.load(req.game)
@@ -292,18 +291,12 @@ class TableManager:
                 "a chosen seed is only for a game of one person against bots (it fixes every shuffle, "
                 "so the others' hidden cards could be worked out); test servers allow it"
             )
-        tokens: dict[int, str] = {}
-        seats = []
-        for i, spec in enumerate(specs):
-            seats.append(self._new_seat(i, spec, tokens))
-        if account is not None:
-            for seat in seats:
-                if seat.kind == "human":
-                    seat.account_id = account.id
-                    if specs[seat.seat].name is None:
-                        seat.name = account.display_name
-                    if not req.hotseat:
-                        break
+        seats = [self._new_seat(i, spec) for i, spec in enumerate(specs)]
+        people_seats = [seat for seat in seats if seat.kind == "human"]
+        for seat in people_seats if req.hotseat else people_seats[:1]:
+            seat.account_id = account.id
+        if people_seats and specs[people_seats[0].seat].name is None:
+            people_seats[0].name = account.display_name
         stamp = now()
         row = TableRow(
             id=_new_id(),
@@ -315,11 +308,11 @@ class TableManager:
             num_moves=0,
             result=None,
             next_table=None,
-            parent=parent,
+            parent=None,
             created_at=stamp,
             updated_at=stamp,
             seats=seats,
-            created_by=account.id if account else None,
+            created_by=account.id,
             hotseat=req.hotseat,
             # hotseat tables, chosen seeds and written positions are never rated
             rated=not req.hotseat and req.seed is None and req.position is None,
@@ -328,9 +321,14 @@ class TableManager:
         row.status, row.to_act = live.status(), state.to_act()
         await asyncio.to_thread(self.storage.create_table, row)
         await asyncio.to_thread(self._start_clocks, live, control, seats)
+        codes = {
+            seat.seat: await asyncio.to_thread(invites.create_invite, self.storage, row.id, seat.seat, account.id)
+            for seat in people_seats
+            if seat.account_id is None
+        }
         self.live[row.id] = live
         self.kick_bots(live)
-        return live, tokens
+        return live, codes
 
     def _start_clocks(self, live: LiveTable, control: clocks.TimeControl, seats: list[SeatRow]) -> None:
         """Store a new table's clocks and start those of the seats it waits for (in a worker thread)."""
@@ -353,7 +351,7 @@ class TableManager:
             raise ApiError("the position is a finished game")
         return state
 
-    def _new_seat(self, i: int, spec: SeatSpec, tokens: dict[int, str]) -> SeatRow:
+    def _new_seat(self, i: int, spec: SeatSpec) -> SeatRow:
         if spec.kind == "bot":
             try:
                 difficulty = bots.check_difficulty(spec.difficulty)
@@ -364,30 +362,70 @@ class TableManager:
             raise ApiError(f"seat {i}: only bot seats take a difficulty")
         if spec.kind == "open":
             return SeatRow(i, "open", spec.name or f"Open seat {i + 1}")
-        token = tokens[i] = new_token()
-        return SeatRow(i, "human", spec.name or f"Player {i + 1}", None, hash_token(token))
+        return SeatRow(i, "human", spec.name or f"Player {i + 1}")
 
-    # -- credentials ------------------------------------------------------------------------------
+    # -- who plays which seat ---------------------------------------------------------------------
 
-    def check_token(self, live: LiveTable, seat: int, token: str | None) -> SeatRow:
-        """The seat, if ``token`` is its credential; Forbidden otherwise."""
+    def check_seat(self, live: LiveTable, seat: int, account: Account | None) -> SeatRow:
+        """The seat, if ``account`` plays it: 401 when signed out, 403 for anyone else's seat."""
         if not isinstance(seat, int) or not 0 <= seat < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat!r}")
+        if account is None:
+            raise Unauthorized("sign in to play a seat (or continue as a guest)")
         row = live.seat(seat)
-        if not token:
-            raise Forbidden(f"seat {seat}: a token is needed (it is in the seat's invite link)")
-        if row.token_hash is None or not secrets.compare_digest(row.token_hash, hash_token(token)):
-            raise Forbidden(f"seat {seat}: wrong token")
+        if row.account_id != account.id:
+            raise Forbidden(f"seat {seat} is not yours: only the account that took it can see and play it")
         return row
+
+    @staticmethod
+    def seats_of(live: LiveTable, account: Account | None) -> list[int]:
+        """The seats ``account`` plays at this table."""
+        if account is None:
+            return []
+        return [s.seat for s in live.row.seats if s.account_id == account.id]
+
+    async def accept_invite(self, code: str, account: Account) -> LiveTable:
+        """Bind the invited seat to ``account`` (one-time code); refused if it already plays at this table."""
+        invite = invites.find_invite(self.storage, code)
+        live = await self.get(invite.table_id)
+        if live.state.is_over():
+            raise Conflict("this table's game is over")
+        mine = self.seats_of(live, account)
+        if mine:
+            raise Conflict(
+                f"you already play seat {mine[0]} at this table: send this invite to the person it is for "
+                "(one account plays one seat; hotseat tables are chosen when the table is made)"
+            )
+        async with live.lock:
+            # one transaction: the code used up, the seat bound (only if still unbound), a new version
+            await asyncio.to_thread(invites.accept_invite, self.storage, code, account.id, account.display_name)
+            await self.cache.refresh_locked(live)  # the stored seats, as every other process will read them
+        self.publish(live, "table")
+        self.kick_bots(live)
+        return live
+
+    async def new_invite(self, table_id: str, seat: int, account: Account) -> str:
+        """A new invite code for a person seat nobody has taken yet (the table's creator only)."""
+        live = await self.get(table_id)
+        if live.row.created_by != account.id:
+            raise Forbidden("only the table's creator can invite players")
+        if not 0 <= seat < live.row.num_players:
+            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
+        row = live.seat(seat)
+        if row.kind != "human" or row.account_id is not None:
+            raise Conflict(f"seat {seat} is not waiting for an invited player")
+        if live.state.is_over():
+            raise Conflict("the game is over")
+        return await asyncio.to_thread(invites.create_invite, self.storage, live.id, seat, account.id)
 
     # -- moves ------------------------------------------------------------------------------------
 
     async def submit(
-        self, table_id: str, seat: int, token: str | None, action_json: object, after: int | None = None
+        self, table_id: str, seat: int, account: Account | None, action_json: object, after: int | None = None
     ) -> dict[str, Any]:
-        """A person's move: token, then form, then the rules; refused moves change nothing."""
+        """A person's move: their seat, then form, then the rules; refused moves change nothing."""
         live = await self.get(table_id)
-        row = self.check_token(live, seat, token)
+        row = self.check_seat(live, seat, account)
         if row.handed_to_bot:
             raise Conflict(f"seat {seat} is played by a bot now; take it back first")
         try:
@@ -605,10 +643,10 @@ class TableManager:
             return False
         return True
 
-    async def undo(self, table_id: str, seat: int, token: str | None) -> dict[str, Any]:
+    async def undo(self, table_id: str, seat: int, account: Account | None) -> dict[str, Any]:
         """Undo ``seat``'s last move and the bot moves after it: the record minus those moves."""
         live = await self.get(table_id)
-        self.check_token(live, seat, token)
+        self.check_seat(live, seat, account)
         async with live.lock:
             keep = self.undo_plan(live, seat)
             undone = len(live.moves) - keep
@@ -637,21 +675,21 @@ class TableManager:
 
     # -- seats ------------------------------------------------------------------------------------
 
-    async def claim(self, table_id: str, seat: int, name: str | None, account: Account | None = None) -> str:
-        """Take an open seat (for ``account``); returns its new token."""
+    async def claim(self, table_id: str, seat: int, account: Account) -> None:
+        """``account`` takes an open seat (one seat per account at a table that is not hotseat)."""
         live = await self.get(table_id, fresh=False)
         if not 0 <= seat < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
-        token = new_token()
-        default = account.display_name if account else f"Player {seat + 1}"
-        holder = account.id if account else None
 
         def change(row: SeatRow) -> SeatRow:
             if row.kind != "open":
                 raise Conflict(f"seat {seat} is not open")
             if live.state.is_over():
                 raise Conflict("the game is over")
-            return SeatRow(seat, "human", name or default, None, hash_token(token), account_id=holder)
+            mine = self.seats_of(live, account)
+            if mine and not live.row.hotseat:
+                raise Conflict(f"you already play seat {mine[0]} at this table")
+            return SeatRow(seat, "human", account.display_name, account_id=account.id)
 
         def clocks_after() -> None:
             self.clocks.presence(live, seat, self.cache.connected(live.id))  # away until their page connects
@@ -659,15 +697,16 @@ class TableManager:
 
         await self._change_seat(live, seat, change, after=clocks_after)
         self.kick_bots(live)
-        return token
 
-    async def hand_to_bot(self, table_id: str, target: int, seat: int, token: str, difficulty: str) -> None:
+    async def hand_to_bot(self, table_id: str, target: int, account: Account, difficulty: str) -> None:
         """Another player hands the seat of a player who has gone to a bot (zombie mode)."""
         live = await self.get(table_id)
         if not 0 <= target < live.row.num_players:
             raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {target}")
-        self.check_token(live, seat, token)
-        if 0 <= seat < live.row.num_players and target != seat:  # the clock policy, on the stored clocks
+        playing = [s for s in self.seats_of(live, account) if not live.seat(s).handed_to_bot]
+        if not playing:
+            raise Forbidden("only people playing at this table can hand a seat over")
+        if live.seat(target).account_id != account.id:  # the clock policy, on the stored clocks
             async with live.lock:  # clocks change in worker threads with the lock held (moves, seats)
                 connected = self.cache.connected(live.id)
                 await asyncio.to_thread(self.clocks.check_hand_over, live, target, connected)
@@ -677,33 +716,33 @@ class TableManager:
             raise ApiError(str(exc)) from None
 
         def change(row: SeatRow) -> SeatRow:
-            requester = self.check_token(live, seat, token)
-            if requester.handed_to_bot:
-                raise Forbidden(f"seat {seat} is played by a bot; only people at the table can hand seats over")
-            if target == seat:
+            if not any(live.seat(s).account_id == account.id and not live.seat(s).handed_to_bot for s in playing):
+                raise Forbidden("only people playing at this table can hand a seat over")
+            if row.account_id == account.id:
                 raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
             if row.kind == "bot" or row.handed_to_bot:
                 raise Conflict(f"seat {target} is already played by a bot")
             if row.kind == "open":  # nobody took it: it becomes a bot seat
                 return SeatRow(target, "bot", f"Bot {target + 1}", spec)
-            return SeatRow(target, row.kind, row.name, spec, row.token_hash, True, row.account_id)
+            return SeatRow(target, row.kind, row.name, spec, True, row.account_id)
 
         def clocks_after() -> None:
-            self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {seat}")
+            self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {playing[0]}")
             self.clocks.sync(live)
 
         await self._change_seat(live, target, change, full=True, after=clocks_after)
         self.kick_bots(live)
 
-    async def reclaim(self, table_id: str, seat: int, token: str) -> None:
+    async def reclaim(self, table_id: str, seat: int, account: Account) -> None:
         """A player who came back takes their seat back from the bot."""
         live = await self.get(table_id)
 
         def change(row: SeatRow) -> SeatRow:
-            self.check_token(live, seat, token)
+            if row.account_id != account.id:
+                raise Forbidden(f"seat {seat} is not yours: only the account that took it can see and play it")
             if not row.handed_to_bot:
                 raise Conflict(f"seat {seat} is not played by a bot")
-            return SeatRow(seat, row.kind, row.name, None, row.token_hash, False, row.account_id)
+            return SeatRow(seat, row.kind, row.name, None, False, row.account_id)
 
         def clocks_after() -> None:
             self.clocks.reclaimed(live, seat)
@@ -754,10 +793,11 @@ class TableManager:
                 await asyncio.to_thread(after)
         self.publish(live, "seats" if full else "table")
 
-    async def again(self, table_id: str, seat: int, token: str) -> LiveTable:
-        """Play again: a new table with the same seats (people keep their tokens), linked from this one."""
+    async def again(self, table_id: str, account: Account) -> LiveTable:
+        """Play again: a new table with the same seats and the same people, linked from this one."""
         live = await self.get(table_id)
-        self.check_token(live, seat, token)
+        if not self.seats_of(live, account):
+            raise Forbidden("only the table's players can start the next game")
         if not live.state.is_over():
             raise Conflict("the game is not over yet")
         if live.row.next_table:
@@ -769,7 +809,7 @@ class TableManager:
             if s.kind == "bot":
                 seats.append(SeatRow(s.seat, "bot", s.name, s.difficulty))
             elif s.kind == "human":
-                seats.append(SeatRow(s.seat, "human", s.name, None, s.token_hash, account_id=s.account_id))
+                seats.append(SeatRow(s.seat, "human", s.name, account_id=s.account_id))
             else:
                 seats.append(SeatRow(s.seat, "open", s.name))
         new = await self._create_with_seats(
@@ -851,6 +891,7 @@ class TableManager:
             "result": row.result,
             "next_table": row.next_table,
             "undo_supported": game.undo_barriers is not None,
+            "created_by": row.created_by,
             "hotseat": row.hotseat,
             "rated": row.rated,
             "clock": self.clocks.view(live, connected) if live is not None else None,
@@ -979,20 +1020,23 @@ class TableManager:
 
     # -- replays ----------------------------------------------------------------------------------
 
-    async def replay_table(self, table_id: str, seat: int | None, token: str | None) -> dict[str, Any]:
+    async def replay_table(self, table_id: str, seat: int | None, account: Account | None) -> dict[str, Any]:
         """Every step of a finished table as ``seat`` saw it (a spectator without a seat)."""
         live = await self.get(table_id)
         if seat is not None:
-            self.check_token(live, seat, token)
+            self.check_seat(live, seat, account)
         if not live.state.is_over():
             raise Conflict("replays are for finished tables; watch a running table live instead")
         self._check_replayable(live)
         return {"table": self.summary(live), **replay_json(live.record(), seat)}
 
-    async def record(self, table_id: str, seat: int, token: str | None) -> dict[str, Any]:
+    async def record(self, table_id: str, account: Account | None) -> dict[str, Any]:
         """The full record of a finished table, for one of its players."""
         live = await self.get(table_id)
-        self.check_token(live, seat, token)
+        if account is None:
+            raise Unauthorized("sign in: the record is for the table's players")
+        if not self.seats_of(live, account):
+            raise Forbidden("the record holds every secret: it is for the table's players only")
         if not live.state.is_over():
             raise Conflict("the record holds every secret: it is available when the game is over")
         self._check_replayable(live)
@@ -1008,14 +1052,14 @@ class TableManager:
 
     # -- previews ---------------------------------------------------------------------------------
 
-    async def preview(self, table_id: str, seat: int, token: str | None, action_json: object) -> dict[str, Any]:
+    async def preview(self, table_id: str, seat: int, account: Account | None, action_json: object) -> dict[str, Any]:
         """What a candidate action of ``seat`` would do, run by the game's preview hook on a copy.
 
-        Only the seat to act may ask (with its token); the table does not change. Games without a
+        Only the seat to act may ask (its own account); the table does not change. Games without a
         preview hook are refused (400); an illegal or malformed action is refused like a move.
         """
         live = await self.get(table_id)
-        row = self.check_token(live, seat, token)
+        row = self.check_seat(live, seat, account)
         hook = preview_hook(live.game)
         if hook is None:
             raise ApiError(f"{live.game.name} has no previews")

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from people import new_table
 
 from robotable.server import create_app
 
@@ -165,17 +166,10 @@ def pg_schema() -> Iterator[str]:
     engine.dispose()
 
 
-def new_table(client: Any, seats: list[dict[str, Any]], game: str = "tf22-reload", **extra: Any) -> dict[str, Any]:
-    """Create a table through the API (a TestClient or a ServerProcess) and return the answer."""
-    body = {"game": game, "num_players": len(seats), "seats": seats, **extra}
-    if hasattr(client, "post"):
-        res = client.post("/api/tables", json=body)
-    else:
-        res = client.api("POST", "/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    data = res.json()
-    data["tokens"] = {int(k): v for k, v in data["tokens"].items()}
-    return data
+@pytest.fixture(autouse=True)
+def many_accounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests make many guest accounts from one address: lift that limit (its own test sets it back)."""
+    monkeypatch.setenv("ROBOTABLE_ACCOUNTS_RATE", "100000/hour")
 
 
 HUMAN = {"kind": "human"}

@@ -10,12 +10,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from people import bearer
+
 NAME = "robots-on-the-line"
 
 
 def reader(client, table: str, token: str, seat: int):
     def state() -> dict[str, Any]:
-        res = client.get(f"/api/tables/{table}/state", params={"seat": seat, "token": token})
+        res = client.get(f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(token))
         assert res.status_code == 200, res.text
         return res.json()
 
@@ -23,7 +25,7 @@ def reader(client, table: str, token: str, seat: int):
 
 
 def move(client, table: str, seat: int, token: str, action: dict[str, Any]):
-    return client.post(f"/api/tables/{table}/moves", json={"seat": seat, "token": token, "action": action})
+    return client.post(f"/api/tables/{table}/moves", json={"seat": seat, "action": action}, headers=bearer(token))
 
 
 def test_a_person_offers_a_trade_during_another_persons_turn(make_client, create_table):

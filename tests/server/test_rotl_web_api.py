@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from people import bearer, guest_token, new_table
 
 from robotable.games.robots_on_the_line import GAME, SellRobot
 from robotable.games.robots_on_the_line.components import PART_IDS, PARTS
@@ -44,7 +45,7 @@ def big_hand_position(seed: int, num_players: int, extra: int) -> dict[str, Any]
 
 
 def evaluate(client, table: str, token: str, query: dict[str, Any], seat: int = 0) -> Any:
-    res = client.post(f"/api/tables/{table}/evaluate", json={"seat": seat, "token": token, "query": query})
+    res = client.post(f"/api/tables/{table}/evaluate", json={"seat": seat, "query": query}, headers=bearer(token))
     assert res.status_code == 200, res.text
     return res.json()["evaluation"]
 
@@ -76,9 +77,8 @@ def test_workbench_measures_and_values_equal_the_engines_over_random_robots(rotl
         players = 2 + seed % 3
         position = big_hand_position(seed, players, extra=8 + seed % 9)
         state = GAME.state_from_json(position)
-        body = {"game": NAME, "num_players": players, "position": position, "seats": [{"kind": "human"}] * players}
-        made = rotl_client.post("/api/tables", json=body).json()
-        table, token = made["table"]["id"], made["tokens"]["0"]
+        made = new_table(rotl_client, [{"kind": "human"}] * players, game=NAME, position=position, hotseat=True)
+        table, token = made["table"]["id"], made["tokens"][0]
         first = evaluate(rotl_client, table, token, {"layout": [], "suggest": True})
         for sale in first["suggestions"]:
             dx, dy = rng.randint(-3, 3), rng.randint(-3, 3)  # the same robot elsewhere on the grid
@@ -113,7 +113,7 @@ def test_workbench_measures_and_values_equal_the_engines_over_random_robots(rotl
                 assert b["sellable"] == state.is_legal(0, action)
             broken += 1
         # another seat's own question never shows seat 0's hand
-        other = evaluate(rotl_client, table, made["tokens"]["1"], {"layout": [], "suggest": True}, seat=1)
+        other = evaluate(rotl_client, table, made["tokens"][1], {"layout": [], "suggest": True}, seat=1)
         assert all(
             item[0] in state.to_json()["hands"][1] or item[0].startswith("torso")
             for s in other["suggestions"]
@@ -126,7 +126,7 @@ def test_evaluate_refuses_bad_input_and_changes_nothing(rotl_client, create_tabl
     made = create_table(rotl_client, [{"kind": "human"}, {"kind": "human"}], game=NAME, seed=3)
     table, token = made["table"]["id"], made["tokens"][0]
     url = f"/api/tables/{table}/evaluate"
-    before = rotl_client.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+    before = rotl_client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
     cases = [
         ({"layout": [["head-99", 0, 0, 0]]}, 400, "unknown tile 'head-99'"),
         ({"layout": [["head-01", 0, 0, 7]]}, 400, "rotation"),
@@ -137,20 +137,25 @@ def test_evaluate_refuses_bad_input_and_changes_nothing(rotl_client, create_tabl
         ({"layout": [], "suggest": "yes"}, 400, "suggest must be true or false"),
     ]
     for query, status, words in cases:
-        res = rotl_client.post(url, json={"seat": 0, "token": token, "query": query})
+        res = rotl_client.post(url, json={"seat": 0, "query": query}, headers=bearer(token))
         assert res.status_code == status and words in res.json()["detail"], (query, res.text)
-    assert rotl_client.post(url, json={"seat": 0, "token": "wrong", "query": {}}).status_code == 403
-    assert rotl_client.post(url, json={"seat": 0, "token": token}).status_code == 422
     assert (
-        rotl_client.post("/api/tables/nosuch/evaluate", json={"seat": 0, "token": token, "query": {}}).status_code
+        rotl_client.post(url, json={"seat": 0, "query": {}}, headers=bearer(guest_token(rotl_client))).status_code
+        == 403
+    )
+    assert rotl_client.post(url, json={"seat": 0}, headers=bearer(token)).status_code == 422
+    assert (
+        rotl_client.post(
+            "/api/tables/nosuch/evaluate", json={"seat": 0, "query": {}}, headers=bearer(token)
+        ).status_code
         == 404
     )
-    after = rotl_client.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+    after = rotl_client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
     assert after["moves"] == before["moves"] and after["view"] == before["view"]
     # a game without evaluations says so
     tf = create_table(rotl_client, [{"kind": "human"}, {"kind": "human"}], game="tf22-reload")
     res = rotl_client.post(
-        f"/api/tables/{tf['table']['id']}/evaluate", json={"seat": 0, "token": tf["tokens"][0], "query": {}}
+        f"/api/tables/{tf['table']['id']}/evaluate", json={"seat": 0, "query": {}}, headers=bearer(tf["tokens"][0])
     )
     assert res.status_code == 400 and "has no evaluations" in res.json()["detail"]
 
@@ -175,7 +180,7 @@ def test_a_bot_answers_an_offer_made_to_it_during_a_persons_turn(make_client, cr
     table, token = made["table"]["id"], made["tokens"][0]
 
     def state() -> dict[str, Any]:
-        res = client.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token})
+        res = client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token))
         assert res.status_code == 200, res.text
         return res.json()
 
@@ -184,13 +189,13 @@ def test_a_bot_answers_an_offer_made_to_it_during_a_persons_turn(make_client, cr
         now = state()
         answers = [a for a in now["legal"] if a["type"] == "decline"]
         if answers:  # the bot offered seat 0 something on its own turn: decline it
-            client.post(f"/api/tables/{table}/moves", json={"seat": 0, "token": token, "action": answers[0]})
+            client.post(f"/api/tables/{table}/moves", json={"seat": 0, "action": answers[0]}, headers=bearer(token))
         assert time.monotonic() < deadline, "seat 0's turn never came"
         time.sleep(0.02)
     now = state()
     part = now["view"]["players"][0]["hand"][0]
     offer = {"type": "offer", "to": 1, "give": [part], "take": [], "give_money": 0, "take_money": 1}
-    res = client.post(f"/api/tables/{table}/moves", json={"seat": 0, "token": token, "action": offer})
+    res = client.post(f"/api/tables/{table}/moves", json={"seat": 0, "action": offer}, headers=bearer(token))
     assert res.status_code == 200, res.text
     made_at = res.json()["moves"]
 

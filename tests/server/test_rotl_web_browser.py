@@ -15,8 +15,9 @@ import time
 from typing import Any
 
 import pytest
+from people import bearer, new_table
 from rotl_positions import sellable_position
-from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
+from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
 GAME = "robots-on-the-line"
 GRID_MIN_X, GRID_MIN_Y, GRID_COLS, GRID_ROWS = -5, -4, 11, 9
@@ -29,16 +30,13 @@ def rotl_server(server_factory, monkeypatch):
     return server_factory(bot_delay=0.0)
 
 
-def create(server, position: dict[str, Any]) -> dict[str, Any]:
+def create(server, position: dict[str, Any], creator: str) -> dict[str, Any]:
     seats = [
         {"kind": "human", "name": "Ada"},
         {"kind": "bot", "difficulty": "random"},
         {"kind": "bot", "difficulty": "random"},
     ]
-    body = {"game": GAME, "num_players": 3, "seats": seats, "position": position}
-    res = server.api("POST", "/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    return res.json()
+    return new_table(server, seats, game=GAME, position=position, creator=creator)
 
 
 def moves(page) -> int:
@@ -73,7 +71,7 @@ def settled(page) -> None:
 def answer_to_my_offer(server, table: str, token: str) -> dict[str, Any]:
     """The ``accepted`` or ``declined`` event answering seat 0's last offer (waiting for it)."""
     for _ in range(300):
-        log = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()["log"]
+        log = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()["log"]
         mine = [e["offer"] for e in log if e["type"] == "offer" and e["from"] == 0]
         answers = [e for e in log if e["type"] in ("accepted", "declined") and mine and e["offer"] == mine[-1]]
         if answers:
@@ -104,10 +102,10 @@ def drag_to_cell(page, part: str, x: int, y: int) -> None:
 def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, browser) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     position, sale = sellable_position(seed=5)
-    made = create(rotl_server, position)
-    table = made["table"]["id"]
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, me = signed_in_page(browser, rotl_server, viewport={"width": 1366, "height": 900})
+    made = create(rotl_server, position, me)
+    table = made["table"]["id"]
     watch_errors(page, errors)
     page.goto(f"{rotl_server.url}{made['links']['0']}")
     page.wait_for_selector(".rotl .rotl-lines")
@@ -152,7 +150,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     act(page, "#send-offer")
     # the bot answers at once, while the turn stays seat 0's; bots may trade among themselves meanwhile
     # (how many moves they make first depends on timing), so the answer is found by the offer's number
-    answer = answer_to_my_offer(rotl_server, table, made["tokens"]["0"])
+    answer = answer_to_my_offer(rotl_server, table, made["tokens"][0])
     page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {answer['move']}", timeout=15_000)
     accepted = answer["type"] == "accepted"
     assert page.locator(f"#log li.ev-{answer['type']}").count() >= 1
@@ -184,8 +182,10 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     page.screenshot(path=str(ARTIFACTS / "rotl-table-workbench.png"), full_page=True)
     value = int(page.locator(f"[data-bench-buyer='{buyer}'] .value").get_attribute("data-value"))
 
-    # on a phone, the same seat asks the assembly helper and loads its robot
-    phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    # on a phone signed in to the same account, the same seat asks the assembly helper and loads its robot
+    phone = browser.new_page(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, storage_state=page.context.storage_state()
+    )
     watch_errors(phone, errors)
     phone.goto(f"{rotl_server.url}{made['links']['0']}")
     phone.wait_for_selector(".rotl .rotl-lines")

@@ -12,6 +12,7 @@ import json
 import random
 from typing import Any
 
+from people import bearer
 from test_server_websocket import Client
 
 import robotable
@@ -50,7 +51,7 @@ def test_unseen_parts_never_reach_another_seat(server_factory, create_table, mon
     made = create_table(server, [human, human, human], game=GAME, seed=SEED)
     table, tokens = made["table"]["id"], made["tokens"]
     base = f"{server.ws_url}/ws/tables/{table}"
-    clients = {s: Client(f"{base}?seat={s}&token={tokens[s]}") for s in range(3)}
+    clients = {s: Client(f"{base}?seat={s}", tokens[s]) for s in range(3)}
     game = robotable.games.load(GAME)
     mirror = game.start(3, seed=SEED)
     hidden_at = [{s: hidden_from(mirror, s) for s in range(3)}]
@@ -69,7 +70,8 @@ def test_unseen_parts_never_reach_another_seat(server_factory, create_table, mon
             answer = server.api(
                 "POST",
                 f"/api/tables/{table}/evaluate",
-                json={"seat": asker, "token": tokens[asker], "query": {"layout": [], "suggest": True}},
+                json={"seat": asker, "query": {"layout": [], "suggest": True}},
+                headers=bearer(tokens[asker]),
             )
             assert answer.status_code == 200, answer.text
             evaluations.append((asker, snap["moves"], answer.text))

@@ -7,6 +7,7 @@ from typing import Any
 
 from clock_helpers import timeless
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
@@ -14,14 +15,15 @@ BOT = {"kind": "bot", "difficulty": "random"}
 
 def state(client: TestClient, table: str, seat: int | None = None, token: str | None = None) -> dict[str, Any]:
     """The snapshot, without what only the passing of time changes (a running clock's time left)."""
-    params = {} if seat is None else {"seat": seat, "token": token}
-    res = client.get(f"/api/tables/{table}/state", params=params)
+    params = {} if seat is None else {"seat": seat}
+    res = client.get(f"/api/tables/{table}/state", params=params, headers=bearer(token) if token else None)
     assert res.status_code == 200, res.text
     return timeless(res.json())
 
 
-def move(client: TestClient, table: str, seat: int, token: str, action: Any, **extra: Any):
-    return client.post(f"/api/tables/{table}/moves", json={"seat": seat, "token": token, "action": action, **extra})
+def move(client: TestClient, table: str, seat: int, token: str | None, action: Any, **extra: Any):
+    headers = bearer(token) if token else None
+    return client.post(f"/api/tables/{table}/moves", json={"seat": seat, "action": action, **extra}, headers=headers)
 
 
 def wait_for(predicate, timeout: float = 10.0) -> None:
@@ -65,24 +67,42 @@ def test_pages_and_static_client(client: TestClient) -> None:
         assert client.get(path).status_code == 200, path
 
 
-def test_create_table_answers_tokens_once_and_never_in_summaries(client: TestClient, create_table) -> None:
+def test_create_table_plays_the_creators_seat_and_invites_the_others(client: TestClient, create_table) -> None:
     made = create_table(client, [HUMAN, BOT, {"kind": "bot", "difficulty": "ismcts:hard"}])
     table = made["table"]
-    assert set(made["tokens"]) == {0}
-    assert made["links"]["0"].endswith(made["tokens"][0])
+    assert set(made["tokens"]) == {0} and made["invites"] == {}
     assert table["status"] == "running" and table["moves"] == 0 and table["to_act"] == [0, 1, 2]
     hard = table["seats"][2]
     assert hard["difficulty"] == "ismcts:hard" and hard["agent"] in ("ismcts:hard", "random")
     listed = client.get("/api/tables").text + client.get(f"/api/tables/{table['id']}").text
     assert made["tokens"][0] not in listed and "token" not in listed
+    # a table with two people: the creator plays seat 0 and gets one invite link for seat 1
+    creator = guest_token(client, "Ann")
+    res = client.post(
+        "/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, HUMAN]}, headers=bearer(creator)
+    )
+    assert res.status_code == 201, res.text
+    two = res.json()
+    assert list(two["invites"]) == ["1"] and two["invites"]["1"].startswith("/invite/")
+    assert two["table"]["seats"][0]["name"] == "Ann" and two["table"]["seats"][1]["account"] is None
+    assert two["invites"]["1"].rsplit("/", 1)[1] not in client.get("/api/tables").text
+
+
+def test_only_signed_in_people_make_tables(client: TestClient) -> None:
+    res = client.post("/api/tables", json={"game": "tf22-reload", "num_players": 2})
+    assert res.status_code == 401 and "sign in" in res.json()["detail"]
+    assert client.get("/api/tables").json() == []
 
 
 def test_default_seats_are_you_against_random_bots(client: TestClient) -> None:
-    made = client.post("/api/tables", json={"game": "tf22-reload", "num_players": 3}).json()
+    made = client.post(
+        "/api/tables", json={"game": "tf22-reload", "num_players": 3}, headers=bearer(guest_token(client))
+    ).json()
     assert [s["kind"] for s in made["table"]["seats"]] == ["human", "bot", "bot"]
 
 
 def test_bad_table_requests_say_what_is_wrong(client: TestClient) -> None:
+    client.headers.update(bearer(guest_token(client)))
     cases = [
         ({"game": "chess", "num_players": 2}, 400, "unknown game 'chess'"),
         ({"game": "tf22-reload", "num_players": 7}, 400, "7 players is not supported"),
@@ -111,9 +131,18 @@ def test_refused_moves_change_nothing(client: TestClient, create_table) -> None:
     spectator_before = state(client, table)
     legal_load = before["legal"][0]
     refusals = [
-        (move(client, table, 0, "wrong", legal_load), 403, "wrong token"),
-        (move(client, table, 0, tokens[1], legal_load), 403, "wrong token"),
-        (client.post(f"/api/tables/{table}/moves", json={"seat": 0, "action": legal_load}), 422, "token"),
+        (move(client, table, 0, "rt_wrong", legal_load), 401, "unknown or revoked API token"),
+        (move(client, table, 0, tokens[1], legal_load), 403, "seat 0 is not yours"),
+        (move(client, table, 0, None, legal_load), 401, "sign in"),
+        (
+            client.post(
+                f"/api/tables/{table}/moves",
+                json={"seat": 0, "token": tokens[0], "action": legal_load},
+                headers=bearer(tokens[0]),
+            ),
+            422,
+            "token",
+        ),
         (move(client, table, 5, tokens[0], legal_load), 404, "seats 0 to 1"),
         (move(client, table, 1, tokens[1], {"type": "play", "value": 3}), 409, "not to act"),
         (move(client, table, 0, tokens[0], {"type": "play", "value": 3}), 409, "must decide where the container goes"),
@@ -151,11 +180,12 @@ def test_undo_against_bots_until_the_reveal(make_client, create_table) -> None:
     client = make_client(bot_delay=30.0)  # the bots wait: the person's secret choice can be taken back
     made = create_table(client, [HUMAN, BOT, BOT])
     table, token = made["table"]["id"], made["tokens"][0]
-    assert client.post(f"/api/tables/{table}/undo", json={"seat": 0, "token": token}).status_code == 409
+    assert client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(token)).status_code == 409
     move(client, table, 0, token, {"type": "play", "value": 4})
     assert state(client, table, 0, token)["can_undo"] is True
-    assert client.post(f"/api/tables/{table}/undo", json={"seat": 0, "token": "bad"}).status_code == 403
-    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0, "token": token})
+    other = guest_token(client, "Someone else")
+    assert client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(other)).status_code == 403
+    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(token))
     assert res.status_code == 200 and res.json() == {"moves": 0, "undone": 1}
     after = state(client, table, 0, token)
     assert after["moves"] == 0 and "choice" not in after["view"]["players"][0]
@@ -168,7 +198,7 @@ def test_undo_never_past_a_reveal(make_client, create_table) -> None:
     table, token = made["table"]["id"], made["tokens"][0]
     move(client, table, 0, token, {"type": "play", "value": 4})
     wait_for(lambda: state(client, table)["moves"] >= 2)
-    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0, "token": token})
+    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(token))
     assert res.status_code == 409 and "revealed" in res.json()["detail"]
     assert state(client, table, 0, token)["can_undo"] is False
 
@@ -177,7 +207,7 @@ def test_undo_is_for_games_against_bots_only(client: TestClient, create_table) -
     made = create_table(client, [HUMAN, HUMAN])
     table, tokens = made["table"]["id"], made["tokens"]
     move(client, table, 0, tokens[0], {"type": "play", "value": 4})
-    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0, "token": tokens[0]})
+    res = client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(tokens[0]))
     assert res.status_code == 409 and "games against bots" in res.json()["detail"]
     assert state(client, table)["moves"] == 1
 
@@ -186,28 +216,35 @@ def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table)
     made = create_table(client, [HUMAN, {"kind": "open"}], time_control={"kind": "live", "base": 1, "increment": 0})
     table, tokens = made["table"]["id"], made["tokens"]
     assert made["table"]["status"] == "open"
-    assert client.post(f"/api/tables/{table}/seats/0/claim", json={}).status_code == 409
-    claimed = client.post(f"/api/tables/{table}/seats/1/claim", json={"name": "Ann"})
-    assert claimed.status_code == 200
-    token1 = claimed.json()["token"]
-    assert client.post(f"/api/tables/{table}/seats/1/claim", json={}).status_code == 409
+    token1 = guest_token(client, "Ann")
+    assert client.post(f"/api/tables/{table}/seats/1/claim").status_code == 401  # signed out
+    assert client.post(f"/api/tables/{table}/seats/0/claim", headers=bearer(token1)).status_code == 409
+    # the creator already plays seat 0: one seat per account
+    mine = client.post(f"/api/tables/{table}/seats/1/claim", headers=bearer(tokens[0]))
+    assert mine.status_code == 409 and "already play seat 0" in mine.json()["detail"]
+    claimed = client.post(f"/api/tables/{table}/seats/1/claim", headers=bearer(token1))
+    assert claimed.status_code == 200, claimed.text
+    assert "token" not in claimed.text
+    assert client.post(f"/api/tables/{table}/seats/1/claim", headers=bearer(guest_token(client))).status_code == 409
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "running" and summary["seats"][1]["name"] == "Ann"
     # Ann leaves; once her clock has run out, seat 0 hands her seat to a bot, which then plays for her
-    bad = client.post(f"/api/tables/{table}/seats/1/bot", json={"seat": 0, "token": "x", "difficulty": "random"})
+    stranger = guest_token(client, "Stranger")
+    bad = client.post(f"/api/tables/{table}/seats/1/bot", json={"difficulty": "random"}, headers=bearer(stranger))
     assert bad.status_code == 403
-    own = client.post(f"/api/tables/{table}/seats/0/bot", json={"seat": 0, "token": tokens[0], "difficulty": "random"})
+    own = client.post(f"/api/tables/{table}/seats/0/bot", json={"difficulty": "random"}, headers=bearer(tokens[0]))
     assert own.status_code == 409
-    body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
-    early = client.post(f"/api/tables/{table}/seats/1/bot", json=body)
+    body = {"difficulty": "random"}
+    early = client.post(f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
     assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
     time.sleep(1.1)
-    res = client.post(f"/api/tables/{table}/seats/1/bot", json={"seat": 0, "token": tokens[0], "difficulty": "random"})
+    res = client.post(f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
     assert res.status_code == 200 and res.json()["seats"][1]["handed_to_bot"] is True
     assert move(client, table, 1, token1, {"type": "play", "value": 3}).status_code == 409
     move(client, table, 0, tokens[0], {"type": "play", "value": 5})
     wait_for(lambda: state(client, table)["moves"] >= 2)
-    back = client.post(f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1, "token": token1})
+    assert client.post(f"/api/tables/{table}/seats/1/reclaim", headers=bearer(tokens[0])).status_code == 403
+    back = client.post(f"/api/tables/{table}/seats/1/reclaim", headers=bearer(token1))
     assert back.status_code == 200 and back.json()["seats"][1]["handed_to_bot"] is False
 
 
@@ -229,7 +266,7 @@ def test_full_game_replay_record_and_play_again(client: TestClient, make_client,
     made = create_table(client, [HUMAN, BOT, BOT])
     table, token = made["table"]["id"], made["tokens"][0]
     assert client.get(f"/api/tables/{table}/replay").status_code == 409  # not while running
-    assert client.get(f"/api/tables/{table}/record", params={"seat": 0, "token": token}).status_code == 409
+    assert client.get(f"/api/tables/{table}/record", headers=bearer(token)).status_code == 409
     final = play_out(client, table, 0, token)
     assert final["table"]["status"] == "finished" and len(final["result"]["scores"]) == 3
     assert final["result"]["details"]["tie_breaks"]
@@ -242,12 +279,13 @@ def test_full_game_replay_record_and_play_again(client: TestClient, make_client,
     replay = client.get(f"/api/tables/{table}/replay").json()
     assert len(replay["steps"]) == final["moves"] + 1 and replay["result"] == final["result"]
     assert all(e["type"] != "your_choice" for step in replay["steps"] for e in step["events"])
-    as_seat = client.get(f"/api/tables/{table}/replay", params={"seat": 0, "token": token}).json()
+    as_seat = client.get(f"/api/tables/{table}/replay", params={"seat": 0}, headers=bearer(token)).json()
     assert any(e["type"] == "your_choice" for step in as_seat["steps"] for e in step["events"])
-    assert client.get(f"/api/tables/{table}/replay", params={"seat": 1, "token": token}).status_code == 403
+    assert client.get(f"/api/tables/{table}/replay", params={"seat": 1}, headers=bearer(token)).status_code == 403
     # the record, for its players only; it replays as an upload
-    assert client.get(f"/api/tables/{table}/record", params={"seat": 0, "token": "no"}).status_code == 403
-    record = client.get(f"/api/tables/{table}/record", params={"seat": 0, "token": token}).json()
+    assert client.get(f"/api/tables/{table}/record").status_code == 401
+    assert client.get(f"/api/tables/{table}/record", headers=bearer(guest_token(client))).status_code == 403
+    record = client.get(f"/api/tables/{table}/record", headers=bearer(token)).json()
     assert len(record["moves"]) == final["moves"]
     uploaded = client.post("/api/replays", json={"record": record}).json()
     assert uploaded["steps"] == replay["steps"]
@@ -255,24 +293,27 @@ def test_full_game_replay_record_and_play_again(client: TestClient, make_client,
     res = client.post("/api/replays", json={"record": broken})
     assert res.status_code == 400 and "move 3" in res.json()["detail"]
     assert client.post("/api/replays", json={"record": {"game": "tf22-reload"}}).status_code == 400
-    # play again: same seats, the same token works at the new table
-    again = client.post(f"/api/tables/{table}/again", json={"seat": 0, "token": token})
+    # play again: same seats, the same people
+    again = client.post(f"/api/tables/{table}/again", headers=bearer(token))
     assert again.status_code == 200
     new = again.json()
     assert new["id"] != table and [s["kind"] for s in new["seats"]] == ["human", "bot", "bot"]
     assert client.get(f"/api/tables/{table}").json()["next_table"] == new["id"]
-    assert client.post(f"/api/tables/{table}/again", json={"seat": 0, "token": token}).json()["id"] == new["id"]
+    assert client.post(f"/api/tables/{table}/again", headers=bearer(token)).json()["id"] == new["id"]
     assert state(client, new["id"], 0, token)["legal"]
 
 
 def test_every_registered_game_is_served_through_the_contract(client: TestClient) -> None:
     """The server knows no game: each registered one gets tables, views, legal moves and bots."""
+    token = guest_token(client)
     for game in client.get("/api/games").json():
         n = game["min_players"]
         seats = [HUMAN] + [BOT] * (n - 1)
-        made = client.post("/api/tables", json={"game": game["id"], "num_players": n, "seats": seats})
+        made = client.post(
+            "/api/tables", json={"game": game["id"], "num_players": n, "seats": seats}, headers=bearer(token)
+        )
         assert made.status_code == 201, (game["id"], made.text)
-        table, token = made.json()["table"]["id"], made.json()["tokens"]["0"]
+        table = made.json()["table"]["id"]
         for _ in range(3):
             wait_for(lambda t=table, k=token: state(client, t, 0, k)["legal"] or state(client, t)["result"])
             now = state(client, table, 0, token)
@@ -319,6 +360,7 @@ def test_bots_think_in_threads_without_blocking_other_tables(make_client, create
 def test_a_chosen_seed_is_only_for_one_person_against_bots(client: TestClient) -> None:
     """The seed fixes every shuffle: at a table of several people, whoever chose it could work out the
     others' hidden cards. Refused there (403, nothing stored); allowed against bots."""
+    client.headers.update(bearer(guest_token(client)))
     before = len(client.get("/api/tables").json())
     body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, {"kind": "open"}], "seed": 5}
     res = client.post("/api/tables", json=body)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from people import browser_guest
 from playwright import sync_api  # the dev extra installs it
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,6 +33,14 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+def signed_in_page(browser, server, name: str = "Player 1", **context_args):
+    """A page in a new browser context signed in as a new guest, and an API token of that account (so a
+    test can set tables up for it)."""
+    context = browser.new_context(**context_args)
+    token = browser_guest(context, server.url, name)
+    return context.new_page(), token
 
 
 def watch_errors(page, errors: list[str]) -> None:
@@ -70,8 +79,12 @@ def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -
         page.select_option(f"#seats-fields .seat-row >> nth={i} >> [name=kind]", "bot")
         page.select_option(f"#seats-fields .seat-row >> nth={i} >> [name=difficulty]", "random")
     page.click("#create-button")
+    # signed out: the page asks for a name first (a one-click guest account), then makes the table
+    page.fill("#guest-name", "Ada")
+    page.click("#guest-go")
     page.click("#go-table")
     page.wait_for_selector("[data-legal]")
+    assert page.inner_text("#account-name").startswith("Ada")
     table_id = page.url.split("/table/")[1].split("?")[0]
 
     # a spectator in a second browser context: sees the table, never a hand or a move to make
@@ -157,52 +170,51 @@ def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -
     assert clicks >= 28  # at least one click per battle: the person really played
 
 
-def test_hotseat_and_invite_links(server_factory, browser) -> None:
-    """Two people: both seats from one browser (hotseat), then the second seat by its invite link."""
+def test_hotseat_table_plays_every_seat_from_one_browser(server_factory, browser) -> None:
+    """A hotseat table (chosen at creation): both seats from one browser, marked unrated; another
+    browser opening a seat's table link only watches."""
     server = server_factory(bot_delay=0.0)
     errors: list[str] = []
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
+    page, _ = signed_in_page(browser, server, "Ada", viewport={"width": 1280, "height": 900})
     watch_errors(page, errors)
     page.goto(server.url + "/")
     page.wait_for_selector("#seats-fields .seat-row")
     page.select_option("#players-select", "2")
     page.select_option("#seats-fields .seat-row >> nth=1 >> [name=kind]", "human")
     page.fill("#seats-fields .seat-row >> nth=1 >> [name=name]", "Grace")
+    page.check("#hotseat")
     page.click("#create-button")
-    page.wait_for_selector("#created .invite >> nth=1")
-    invite = page.locator("#created .invite >> nth=1 >> input").input_value()
-    assert "seat=1&token=" in invite
+    page.wait_for_selector("#created h3")
+    assert page.locator("#created .invite").count() == 0  # no invites: this browser plays both seats
+    assert "not rated" in page.inner_text("#created")
     page.click("#go-table")
     page.wait_for_selector("[data-legal]")
-    page.locator(".rcu-card[data-legal]").last.click()  # RCU-7 for Player 1
+    table_id = page.url.split("/table/")[1].split("?")[0]
+    page.locator(".rcu-card[data-legal]").last.click()  # RCU-7 for Ada
     page.wait_for_selector("text=Your secret choice: RCU-7")
-    page.click("text=Grace")  # switch seats: the page now plays Grace
+    page.click("#seat-switch >> text=Grace")  # switch seats: the page now plays Grace
     page.wait_for_selector(".player.me[data-seat='1']")
-    assert "RCU-7" not in page.inner_text("#board")  # Grace never sees Player 1's secret card
-    assert "Player 1 has chosen" in page.inner_text("#log")
+    assert "RCU-7" not in page.inner_text("#board")  # Grace never sees Ada's secret card
+    assert "Ada has chosen" in page.inner_text("#log")
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"[data-table='{table_id}'] .tag.hotseat")
 
-    # a friend opens Grace's invite link in another browser: the same seat, live
-    friend_ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    friend = friend_ctx.new_page()
-    watch_errors(friend, errors)
-    friend.goto(invite)
-    friend.wait_for_selector("[data-legal]")
-    assert "token=" not in friend.url  # the token leaves the address bar for localStorage
-    friend.locator(".rcu-card[data-legal]").first.click()  # RCU-1 for Grace
-    page.wait_for_selector(".reveal-item.winner")
-    friend.wait_for_selector(".reveal-item.winner")
-    assert "Grace" in page.inner_text(".reveal-item.winner")  # a lone RCU-1 neutralizes the 7
-    assert "neutralized" in friend.inner_text(".reveal")
-    friend.screenshot(path=str(ARTIFACTS / "tf22-invite-phone.png"), full_page=True)
+    # someone else opening Grace's table link watches: the seat is the hotseat account's
+    other, _ = signed_in_page(browser, server, "Eve", viewport={"width": 390, "height": 844})
+    watch_errors(other, errors)
+    other.goto(f"{server.url}/table/{table_id}?seat=1")
+    other.wait_for_selector(".tf22 .players .player")
+    assert other.locator("[data-legal]").count() == 0
+    assert "spectator" in other.inner_text("#turn")
+    assert "RCU-7" not in other.inner_text("#board")
     assert not errors, errors
 
 
 def test_undo_a_secret_choice_in_the_browser(server_factory, browser, create_table) -> None:
     """Against bots, a player takes back their secret card until the bots have chosen."""
     server = server_factory(bot_delay=3.0)
-    made = create_table(server, [{"kind": "human"}, {"kind": "bot", "difficulty": "heuristic"}])
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page, me = signed_in_page(browser, server, viewport={"width": 1280, "height": 900})
+    made = create_table(server, [{"kind": "human"}, {"kind": "bot", "difficulty": "heuristic"}], creator=me)
     errors: list[str] = []
     watch_errors(page, errors)
     page.goto(server.url + made["links"]["0"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from fastapi.testclient import TestClient
+from people import bearer, new_table
 
 from robotable.server import create_app
 
@@ -15,15 +16,15 @@ BOT = {"kind": "bot", "difficulty": "random"}
 
 
 def make_table(client: TestClient, seats: list[dict]) -> dict:
-    res = client.post("/api/tables", json={"game": "tf22-reload", "num_players": len(seats), "seats": seats})
-    assert res.status_code == 201, res.text
-    return res.json()
+    made = new_table(client, seats)
+    made["tokens"] = {str(k): v for k, v in made["tokens"].items()}
+    return made
 
 
 def move(client: TestClient, table: str, seat: int, token: str) -> int:
-    state = client.get(f"/api/tables/{table}/state", params={"seat": seat, "token": token}).json()
-    body = {"seat": seat, "token": token, "action": state["legal"][0], "after": state["moves"]}
-    res = client.post(f"/api/tables/{table}/moves", json=body)
+    state = client.get(f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(token)).json()
+    body = {"seat": seat, "action": state["legal"][0], "after": state["moves"]}
+    res = client.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token))
     assert res.status_code == 200, res.text
     return res.json()["moves"]
 
@@ -35,9 +36,9 @@ def test_idle_tables_are_evicted_and_loaded_on_demand(tmp_path) -> None:
         made = make_table(client, [HUMAN, HUMAN])
         table, tokens = made["table"]["id"], made["tokens"]
         assert move(client, table, 0, tokens["0"]) == 1
-        before = client.get(f"/api/tables/{table}/state", params={"seat": 1, "token": tokens["1"]}).json()
+        before = client.get(f"/api/tables/{table}/state", params={"seat": 1}, headers=bearer(tokens["1"])).json()
         assert manager.cache.evict_idle(idle=0) == [table] and table not in manager.live
-        after = client.get(f"/api/tables/{table}/state", params={"seat": 1, "token": tokens["1"]}).json()
+        after = client.get(f"/api/tables/{table}/state", params={"seat": 1}, headers=bearer(tokens["1"])).json()
         assert table in manager.live  # loaded again on demand, at the same position
         assert {k: after[k] for k in ("moves", "view", "legal", "log")} == {
             k: before[k] for k in ("moves", "view", "legal", "log")

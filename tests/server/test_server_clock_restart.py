@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from people import bearer
+
 
 def summary(server, table: str) -> dict[str, Any]:
     res = server.api("GET", f"/api/tables/{table}")
@@ -19,8 +21,8 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory,
     server = server_factory()
     made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 4})
     table, tokens = made["table"]["id"], made["tokens"]
-    play = {"seat": 0, "token": tokens[0], "action": {"type": "play", "value": 6}}
-    assert server.api("POST", f"/api/tables/{table}/moves", json=play).status_code == 200
+    play = {"seat": 0, "action": {"type": "play", "value": 6}}
+    assert server.api("POST", f"/api/tables/{table}/moves", json=play, headers=bearer(tokens[0])).status_code == 200
     before = summary(server, table)["clock"]["seats"]
     assert [c["running"] for c in before] == [False, True]
 
@@ -30,9 +32,9 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory,
     after = summary(again, table)["clock"]["seats"]
     assert [c["deadline"] for c in after] == [c["deadline"] for c in before]
     assert after[0]["left_ms"] == before[0]["left_ms"]  # a stopped clock keeps what it had
-    body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
+    body = {"difficulty": "random"}
     if after[1]["left_ms"] > 500:  # the restart took less than the clock had left
-        early = again.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+        early = again.api("POST", f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
         assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
 
     deadline = time.monotonic() + 15
@@ -42,6 +44,6 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory,
     for server_now in (again, twin):
         notes = summary(server_now, table)["clock"]["notes"]
         assert [(n["seat"], n["kind"]) for n in notes] == [(1, "timeout")]
-    res = twin.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+    res = twin.api("POST", f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
     assert res.status_code == 200, res.text
     assert res.json()["seats"][1]["handed_to_bot"] is True

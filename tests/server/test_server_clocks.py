@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
@@ -37,8 +38,8 @@ def summary(client: TestClient, table: str) -> dict[str, Any]:
 
 
 def hand(client: TestClient, table: str, target: int, seat: int, token: str):
-    body = {"seat": seat, "token": token, "difficulty": "random"}
-    return client.post(f"/api/tables/{table}/seats/{target}/bot", json=body)
+    """``seat``'s player (API token ``token``) hands seat ``target`` to a bot."""
+    return client.post(f"/api/tables/{table}/seats/{target}/bot", json={"difficulty": "random"}, headers=bearer(token))
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
@@ -59,10 +60,12 @@ def test_a_seat_is_handed_over_only_once_its_clock_runs_out(clocked, create_tabl
     assert clock["control"] == {"kind": "live", "base": 2, "increment": 1, "label": "2 s + 1 s"}
     # TF22 opens with a simultaneous secret choice: both clocks run
     assert [c["running"] for c in clock["seats"]] == [True, True]
-    with client.websocket_connect(f"/ws/tables/{table}?seat=0&token={tokens[0]}") as ws:
+    with client.websocket_connect(f"/ws/tables/{table}?seat=0", headers=bearer(tokens[0])) as ws:
         assert ws.receive_json()["type"] == "snapshot"
         move = client.post(
-            f"/api/tables/{table}/moves", json={"seat": 0, "token": tokens[0], "action": {"type": "play", "value": 5}}
+            f"/api/tables/{table}/moves",
+            json={"seat": 0, "action": {"type": "play", "value": 5}},
+            headers=bearer(tokens[0]),
         )
         assert move.status_code == 200, move.text
         clock = summary(client, table)["clock"]
@@ -78,9 +81,9 @@ def test_a_seat_is_handed_over_only_once_its_clock_runs_out(clocked, create_tabl
         assert [(n["seat"], n["kind"]) for n in notes] == [(1, "timeout")]
         seat1 = summary(client, table)["clock"]["seats"][1]
         assert seat1["timed_out"] and seat1["left_ms"] <= 0 and seat1["can_hand_over"]
-        # a seat cannot hand itself over, and a wrong token cannot either
+        # a seat cannot hand itself over, and someone not at the table cannot either
         assert hand(client, table, 0, 0, tokens[0]).status_code == 409
-        assert hand(client, table, 1, 0, "stolen").status_code == 403
+        assert hand(client, table, 1, 0, guest_token(client, "Stranger")).status_code == 403
         res = hand(client, table, 1, 0, tokens[0])
         assert res.status_code == 200, res.text
         assert res.json()["seats"][1]["handed_to_bot"] is True
@@ -89,7 +92,7 @@ def test_a_seat_is_handed_over_only_once_its_clock_runs_out(clocked, create_tabl
         wait_for(lambda: summary(client, table)["moves"] >= 2)
         assert summary(client, table)["clock"]["seats"][1]["running"] is False
     # the player comes back and takes the seat back, with at least the base time on the clock
-    back = client.post(f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1, "token": tokens[1]})
+    back = client.post(f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1}, headers=bearer(tokens[1]))
     assert back.status_code == 200, back.text
     after = back.json()
     assert after["seats"][1]["handed_to_bot"] is False
@@ -106,9 +109,9 @@ def test_live_tables_give_a_disconnected_player_a_grace_period(clocked, create_t
     client = clocked(grace=1.5)
     made = create_table(client, [HUMAN, HUMAN], time_control={"kind": "live", "base": 600, "increment": 0})
     table, tokens = made["table"]["id"], made["tokens"]
-    with client.websocket_connect(f"/ws/tables/{table}?seat=0&token={tokens[0]}") as ws0:
+    with client.websocket_connect(f"/ws/tables/{table}?seat=0", headers=bearer(tokens[0])) as ws0:
         ws0.receive_json()
-        with client.websocket_connect(f"/ws/tables/{table}?seat=1&token={tokens[1]}") as ws1:
+        with client.websocket_connect(f"/ws/tables/{table}?seat=1", headers=bearer(tokens[1])) as ws1:
             ws1.receive_json()
             seat1 = summary(client, table)["clock"]["seats"][1]
             assert seat1["away_ms"] is None and not seat1["can_hand_over"]
@@ -139,7 +142,9 @@ def test_turn_based_tables_wait_for_the_clock_not_the_connection(clocked, create
     assert res.status_code == 409 and "1 d 23 h left" in res.json()["detail"], res.text
     # a move resets the mover's clock to a full two days for its next move
     client.post(
-        f"/api/tables/{table}/moves", json={"seat": 0, "token": tokens[0], "action": {"type": "play", "value": 4}}
+        f"/api/tables/{table}/moves",
+        json={"seat": 0, "action": {"type": "play", "value": 4}},
+        headers=bearer(tokens[0]),
     )
     seat0 = summary(client, table)["clock"]["seats"][0]
     assert seat0["running"] is False and seat0["left_ms"] == 2 * 86_400_000
@@ -168,7 +173,7 @@ def test_time_controls_are_checked_and_default_to_the_game(client: TestClient, c
     before = len(client.get("/api/tables").json())
     for spec, status, words in refusals:
         body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, BOT], "time_control": spec}
-        res = client.post("/api/tables", json=body)
+        res = client.post("/api/tables", json=body, headers=bearer(made["creator"]))
         assert res.status_code == status, (spec, res.text)
         assert words in res.json()["detail"], (spec, res.json())
     assert len(client.get("/api/tables").json()) == before  # nothing was made

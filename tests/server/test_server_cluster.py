@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import PG_URL, ServerProcess, free_port, new_table
+from people import bearer, guest_token
 from websockets.sync.client import connect
 
 HUMAN = {"kind": "human"}
@@ -55,9 +56,10 @@ def cluster(pg_schema: str) -> Iterator[Callable[..., list[ServerProcess]]]:
 class Socket:
     """A websocket client keeping every message."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, token: str | None = None) -> None:
         self._stack = ExitStack()
-        self.ws = self._stack.enter_context(connect(url, open_timeout=10))
+        headers = bearer(token) if token else None
+        self.ws = self._stack.enter_context(connect(url, open_timeout=10, additional_headers=headers))
         self.received: list[dict[str, Any]] = []
 
     def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
@@ -78,13 +80,13 @@ def play_random_moves(server: ServerProcess, table: str, tokens: dict[int, str],
     moves = 0
     for _ in range(count):
         for seat in rng.sample(sorted(tokens), len(tokens)):
-            state = server.api("GET", f"/api/tables/{table}/state", params={"seat": seat, "token": tokens[seat]})
+            state = server.api("GET", f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(tokens[seat]))
             assert state.status_code == 200, state.text
             body = state.json()
             if body["legal"]:
                 choice = rng.choice(body["legal"])
-                move = {"seat": seat, "token": tokens[seat], "action": choice, "after": body["moves"]}
-                res = server.api("POST", f"/api/tables/{table}/moves", json=move)
+                move = {"seat": seat, "action": choice, "after": body["moves"]}
+                res = server.api("POST", f"/api/tables/{table}/moves", json=move, headers=bearer(tokens[seat]))
                 assert res.status_code == 200, res.text
                 moves = res.json()["moves"]
                 break
@@ -105,7 +107,7 @@ def test_a_move_through_a_reaches_b_in_order_and_b_plays_on(cluster) -> None:
     table, tokens = made["table"]["id"], made["tokens"]
     assert b.api("GET", f"/api/tables/{table}").json()["moves"] == 0  # B has it in memory at move 0
     watcher = Socket(f"{b.ws_url}/ws/tables/{table}")
-    player = Socket(f"{b.ws_url}/ws/tables/{table}?seat=1&token={tokens[1]}")
+    player = Socket(f"{b.ws_url}/ws/tables/{table}?seat=1", tokens[1])
     try:
         assert watcher.until(lambda m: m["type"] == "snapshot")["moves"] == 0
         done = play_random_moves(a, table, tokens, 10, seed=3)
@@ -129,12 +131,12 @@ def test_simultaneous_moves_through_both_processes_are_serialized(cluster) -> No
     a, b = cluster(2)
     made = new_table(a, [HUMAN, HUMAN])
     table, tokens = made["table"]["id"], made["tokens"]
-    state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": tokens[0]}).json()
+    state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(tokens[0])).json()
     action = state["legal"][0]
 
     def move(server: ServerProcess) -> int:
-        body = {"seat": 0, "token": tokens[0], "action": action, "after": 0}
-        return server.api("POST", f"/api/tables/{table}/moves", json=body).status_code
+        body = {"seat": 0, "action": action, "after": 0}
+        return server.api("POST", f"/api/tables/{table}/moves", json=body, headers=bearer(tokens[0])).status_code
 
     with ThreadPoolExecutor(2) as pool:
         codes = sorted(pool.map(move, [a, b]))
@@ -150,12 +152,15 @@ def test_a_claim_through_a_and_a_hand_over_through_b_never_overwrite(cluster) ->
         table, tokens = made["table"]["id"], made["tokens"]
         assert b.api("GET", f"/api/tables/{table}").json()["seats"][1]["kind"] == "open"  # B caches it open
 
-        def claim(table: str = table) -> Any:
-            return a.api("POST", f"/api/tables/{table}/seats/1/claim", json={"name": "Zoe"})
+        zoe = guest_token(a, "Zoe")
+
+        def claim(table: str = table, zoe: str = zoe) -> Any:
+            return a.api("POST", f"/api/tables/{table}/seats/1/claim", headers=bearer(zoe))
 
         def hand_over(table: str = table, tokens: dict[int, str] = tokens) -> Any:
-            body = {"seat": 0, "token": tokens[0], "difficulty": "random"}
-            return b.api("POST", f"/api/tables/{table}/seats/1/bot", json=body)
+            return b.api(
+                "POST", f"/api/tables/{table}/seats/1/bot", json={"difficulty": "random"}, headers=bearer(tokens[0])
+            )
 
         if attempt % 2 == 0:  # one after the other, then at the same time
             claimed, handed = claim(), hand_over()
@@ -167,15 +172,15 @@ def test_a_claim_through_a_and_a_hand_over_through_b_never_overwrite(cluster) ->
         seat = a.api("GET", f"/api/tables/{table}").json()["seats"][1]
         assert b.api("GET", f"/api/tables/{table}").json()["seats"][1] == seat
         if claimed.status_code == 200:
-            token = claimed.json()["token"]
+            token = zoe
             assert seat["kind"] == "human" and seat["name"] == "Zoe"  # the claim stands
             if handed.status_code == 200:  # handed over after the claim: the claimer takes it back
                 assert seat["handed_to_bot"]
-                back = b.api("POST", f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1, "token": token})
+                back = b.api("POST", f"/api/tables/{table}/seats/1/reclaim", json={"seat": 1}, headers=bearer(token))
                 assert back.status_code == 200, back.text
             else:
                 assert not seat["handed_to_bot"]
-            state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 1, "token": token})
+            state = a.api("GET", f"/api/tables/{table}/state", params={"seat": 1}, headers=bearer(token))
             assert state.status_code == 200  # the claimer's token still opens the seat
         else:  # the hand-over came first and made it a bot seat: the claim was refused
             assert claimed.status_code == 409 and handed.status_code == 200

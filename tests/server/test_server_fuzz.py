@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from people import bearer
 from websockets.sync.client import ClientConnection, connect
 
 HUMAN = {"kind": "human"}
@@ -42,17 +43,18 @@ class Table:
         self.before = self.state()
 
     def state(self) -> dict[str, Any]:
-        res = self.server.api("GET", f"/api/tables/{self.id}/state", params={"seat": 0, "token": self.tokens[0]})
+        res = self.server.api("GET", f"/api/tables/{self.id}/state", params={"seat": 0}, headers=bearer(self.tokens[0]))
         assert res.status_code == 200, res.text
         return res.json()
 
     def post_raw(self, path: str, body: bytes) -> Any:
-        return self.server.api("POST", path, content=body, headers={"content-type": "application/json"})
+        headers = {"content-type": "application/json", **bearer(self.tokens[0])}
+        return self.server.api("POST", path, content=body, headers=headers)
 
     @contextmanager
     def socket(self) -> Iterator[ClientConnection]:
-        url = f"{self.server.ws_url}/ws/tables/{self.id}?seat=0&token={self.tokens[0]}"
-        with connect(url, open_timeout=10, max_size=2**22) as ws:
+        url = f"{self.server.ws_url}/ws/tables/{self.id}?seat=0"
+        with connect(url, open_timeout=10, max_size=2**22, additional_headers=bearer(self.tokens[0])) as ws:
             assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
             yield ws
 
@@ -89,11 +91,10 @@ def ws_refused(ws: ClientConnection, message: str | bytes, words: str) -> None:
 
 def test_listed_inputs_over_http_are_refused_and_change_nothing(server: Any, create_table: Any) -> None:
     table = Table(server, create_table)
-    t0 = table.tokens[0]
     move = f"/api/tables/{table.id}/moves"
 
     def body(action: str, seat: str = "0") -> bytes:
-        return f'{{"seat": {seat}, "token": "{t0}", "action": {action}}}'.encode()
+        return f'{{"seat": {seat}, "action": {action}}}'.encode()
 
     refused(table.post_raw(move, body('{"type": "play", "value": 6}', seat="true")), 422, "seat")
     refused(table.post_raw(move, body('{"type": ["play"], "value": 6}')), 422, "'type' must be a string")
@@ -116,7 +117,7 @@ def test_listed_inputs_over_http_are_refused_and_change_nothing(server: Any, cre
     create = '{"game": "tf22-reload", "num_players": 2, "options": ' + nested + "}"
     refused(table.post_raw("/api/tables", create.encode()), 422, "deep")
     named = {"game": "tf22-reload", "num_players": 2, "seats": [{"kind": "human", "name": "a\x00b"}, HUMAN]}
-    refused(server.api("POST", "/api/tables", json=named), 422, "NUL")
+    refused(server.api("POST", "/api/tables", json=named, headers=bearer(table.tokens[0])), 422, "NUL")
     claim = f"/api/tables/{table.id}/seats/1/claim"
     refused(table.post_raw(claim, b'{"name": "x\\u0000y"}'), 422, "NUL")
     deep_options = {"num_players": 2, "options": "[" * 300 + "]" * 300}
@@ -177,7 +178,7 @@ def test_random_json_never_breaks_the_server(server: Any, create_table: Any) -> 
         @given(message=WS_MESSAGES, action=JSON_VALUES, path=st.sampled_from(paths))
         def probe(message: Any, action: Any, path: str) -> None:
             nonlocal accepted
-            res = server.api("POST", path, json={"seat": 0, "token": t0, "action": action})
+            res = server.api("POST", path, json={"seat": 0, "action": action}, headers=bearer(t0))
             assert res.status_code < 500 and res.headers["content-type"].startswith("application/json"), res.text
             accepted += res.status_code == 200 and path.endswith("/moves")
             ws.send(json.dumps(message))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -33,7 +34,8 @@ def raw_request(port: int, data: bytes, timeout: float = 10) -> bytes:
 
 def test_table_creation_is_rate_limited_per_address(server_factory: Any) -> None:
     server = server_factory(env={"ROBOTABLE_CREATE_RATE": "3/minute"})
-    answers = [server.api("POST", "/api/tables", json=TF22) for _ in range(4)]
+    me = bearer(guest_token(server))
+    answers = [server.api("POST", "/api/tables", json=TF22, headers=me) for _ in range(4)]
     assert [a.status_code for a in answers] == [201, 201, 201, 429]
     assert "too many tables" in answers[-1].json()["detail"] and "3/minute" in answers[-1].json()["detail"]
     listed = server.api("GET", "/api/tables").json()
@@ -141,6 +143,6 @@ def test_the_database_password_is_never_printed(pg_url: str, pg_schema: str) -> 
     ],
 )
 def test_strict_types_at_the_api_edge(client: TestClient, body: dict[str, Any], words: str) -> None:
-    res = client.post("/api/tables", json=body)
+    res = client.post("/api/tables", json=body, headers=bearer(guest_token(client)))
     assert res.status_code == 422 and words in res.json()["detail"]
     assert client.get("/api/tables").json() == []

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
@@ -74,15 +75,18 @@ def test_abandoned_tables_expire(lobby_client, create_table) -> None:
         return client.get(f"/api/tables/{made['table']['id']}").json()["status"]
 
     time.sleep(0.6)
-    assert client.post(f"/api/tables/{joined_id}/seats/1/claim", json={}).status_code == 200  # someone joined
+    someone = bearer(guest_token(client, "Someone"))
+    assert client.post(f"/api/tables/{joined_id}/seats/1/claim", headers=someone).status_code == 200  # joined
     time.sleep(1.0)
     # the open table nobody joined has expired; the others go on
     assert status_of(open_table) == "expired"
     assert status_of(joined) == status_of(turn) == status_of(live) == "running"
     assert open_table["table"]["id"] not in ids(client)
     assert open_table["table"]["id"] in ids(client, status="expired")
-    play = {"seat": 0, "token": open_table["tokens"][0], "action": {"type": "play", "value": 3}}
-    res = client.post(f"/api/tables/{open_table['table']['id']}/moves", json=play)
+    play = {"seat": 0, "action": {"type": "play", "value": 3}}
+    res = client.post(
+        f"/api/tables/{open_table['table']['id']}/moves", json=play, headers=bearer(open_table["tokens"][0])
+    )
     assert res.status_code == 409 and "expired" in res.json()["detail"]
     # the turn-based table with no move for the whole time expires; the live one does not
     time.sleep(1.6)

@@ -44,18 +44,18 @@ def sign_up(client: TestClient, username: str) -> dict[str, str]:
     return res.json()["account"]
 
 
-def play_out(client: TestClient, table: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """Every held seat plays its first legal action until the game is over (bots move at once)."""
+def play_out(table: str, players: dict[int, TestClient]) -> dict[str, Any]:
+    """Each seat's player (a signed-in client) plays its first legal action until the game is over."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         moved = False
-        for seat, token in tokens.items():
-            snap = client.get(f"/api/tables/{table}/state", params={"seat": seat, "token": token}).json()
+        for seat, player in players.items():
+            snap = player.get(f"/api/tables/{table}/state", params={"seat": seat}).json()
             if snap["result"]:
                 return snap
             if snap["legal"]:
-                body = {"seat": seat, "token": token, "action": snap["legal"][0], "after": snap["moves"]}
-                client.post(f"/api/tables/{table}/moves", json=body)
+                body = {"seat": seat, "action": snap["legal"][0], "after": snap["moves"]}
+                player.post(f"/api/tables/{table}/moves", json=body)
                 moved = True
         if not moved:
             time.sleep(0.01)
@@ -80,7 +80,8 @@ def test_rated_tables_change_ratings_once_and_hotseat_tables_do_not(make) -> Non
     assert res.status_code == 201, res.text
     hot = res.json()
     assert hot["table"]["hotseat"] and not hot["table"]["rated"]
-    play_out(ann, hot["table"]["id"], {int(k): v for k, v in hot["tokens"].items()})
+    assert hot["invites"] == {}
+    play_out(hot["table"]["id"], {0: ann, 1: ann})
     assert board(ann) == {}
     assert ann.get(f"/api/tables/{hot['table']['id']}/ratings").json() == {
         "table": hot["table"]["id"],
@@ -95,7 +96,7 @@ def test_rated_tables_change_ratings_once_and_hotseat_tables_do_not(make) -> Non
     claimed = bob.post(f"/api/tables/{table}/seats/1/claim", json={})
     assert claimed.status_code == 200, claimed.text
     assert ann.get(f"/api/tables/{table}/ratings").json()["rated"] is True
-    final = play_out(ann, table, {0: made["tokens"]["0"]} | {1: claimed.json()["token"]})
+    final = play_out(table, {0: ann, 1: bob})
     ranks = final["result"]["ranks"]
     rows = board(ann)
     assert set(rows) == {f"account:{ann_id}", f"account:{bob_id}"}
@@ -125,7 +126,7 @@ def test_rated_tables_change_ratings_once_and_hotseat_tables_do_not(make) -> Non
         json={"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, {"kind": "bot", "difficulty": "heuristic"}]},
     )
     bot_table = res.json()
-    play_out(ann, bot_table["table"]["id"], {0: bot_table["tokens"]["0"]})
+    play_out(bot_table["table"]["id"], {0: ann})
     rows = board(ann)
     assert rows["heuristic"]["kind"] == "bot" and rows["heuristic"]["name"] == "heuristic"
     assert rows["heuristic"]["games"] == 1 and rows[f"account:{ann_id}"]["games"] == 2
@@ -160,7 +161,7 @@ def test_my_tables_lists_your_turn_first_and_the_lobby_filters_mine(make) -> Non
     bobs = bob.post("/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, OPEN]}).json()
     for made in (first, second):
         assert bob.post(f"/api/tables/{made['table']['id']}/seats/1/claim", json={}).status_code == 200
-    play = {"seat": 0, "token": first["tokens"]["0"], "action": {"type": "play", "value": 4}}
+    play = {"seat": 0, "action": {"type": "play", "value": 4}}
     assert ann.post(f"/api/tables/{first['table']['id']}/moves", json=play).status_code == 200
     mine = ann.get("/api/my/tables").json()
     assert [(t["id"], t["your_turn"], t["my_seats"]) for t in mine] == [

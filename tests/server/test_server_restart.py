@@ -6,14 +6,15 @@ import time
 from typing import Any
 
 from clock_helpers import timeless
+from people import bearer
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
 
 
 def snapshot(server, table: str, seat: int | None = None, token: str | None = None) -> dict[str, Any]:
-    params = {} if seat is None else {"seat": seat, "token": token}
-    res = server.api("GET", f"/api/tables/{table}/state", params=params)
+    params = {} if seat is None else {"seat": seat}
+    res = server.api("GET", f"/api/tables/{table}/state", params=params, headers=bearer(token) if token else None)
     assert res.status_code == 200, res.text
     data = timeless(res.json())  # the clocks' deadlines stay: they survive the restart
     data["table"].pop("updated_at")
@@ -32,7 +33,8 @@ def play_first_legal(server, table: str, seat: int, token: str, times: int) -> N
             res = server.api(
                 "POST",
                 f"/api/tables/{table}/moves",
-                json={"seat": seat, "token": token, "action": now["legal"][0], "after": now["moves"]},
+                json={"seat": seat, "action": now["legal"][0], "after": now["moves"]},
+                headers=bearer(token),
             )
             assert res.status_code == 200, res.text
             done += 1
@@ -44,11 +46,12 @@ def play_first_legal(server, table: str, seat: int, token: str, times: int) -> N
 def test_every_table_resumes_at_its_last_accepted_move(server_factory, create_table) -> None:
     server = server_factory(bot_delay=0.1)
     # a hotseat table of two people: a battle, a load, and seat 0's secret choice pending
-    hot = create_table(server, [HUMAN, HUMAN])
+    hot = create_table(server, [HUMAN, HUMAN], hotseat=True)
     hot_id, hot_tokens = hot["table"]["id"], hot["tokens"]
     for seat, action in ((0, {"type": "play", "value": 7}), (1, {"type": "play", "value": 2})):
-        body = {"seat": seat, "token": hot_tokens[seat], "action": action}
-        assert server.api("POST", f"/api/tables/{hot_id}/moves", json=body).status_code == 200
+        body = {"seat": seat, "action": action}
+        res = server.api("POST", f"/api/tables/{hot_id}/moves", json=body, headers=bearer(hot_tokens[seat]))
+        assert res.status_code == 200, res.text
     play_first_legal(server, hot_id, 0, hot_tokens[0], 2)
     # a person against two bots
     solo = create_table(server, [HUMAN, BOT, BOT])

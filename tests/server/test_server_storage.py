@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 
 from robotable.server import create_app
-from robotable.server.storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, database_url, hash_token, now
+from robotable.server.storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, database_url, now
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -37,7 +38,7 @@ def table_row(table_id: str = "t1") -> TableRow:
         parent=None,
         created_at=stamp,
         updated_at=stamp,
-        seats=[SeatRow(0, "human", "Ann", None, hash_token("secret")), SeatRow(1, "open", "Open seat 2")],
+        seats=[SeatRow(0, "human", "Ann", account_id=None), SeatRow(1, "open", "Open seat 2")],
     )
 
 
@@ -45,7 +46,7 @@ def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
     storage.create_table(table_row())
     loaded = storage.load_table("t1")
     assert loaded is not None and loaded.seed == 2**62 + 5 and loaded.created_at.tzinfo is not None
-    assert [s.kind for s in loaded.seats] == ["human", "open"] and loaded.seats[0].token_hash == hash_token("secret")
+    assert [s.kind for s in loaded.seats] == ["human", "open"] and loaded.seats[0].account_id is None
     storage.append_move("t1", MoveRow(0, 0, {"type": "play", "value": 7}, "human"), "open", None)
     storage.append_move("t1", MoveRow(1, 1, {"type": "play", "value": 2}, "bot"), "running", None)
     with pytest.raises(StaleTable):  # a move at an index already taken is refused
@@ -60,10 +61,10 @@ def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
         storage.truncate_moves("t1", keep=1, expected=5, status="running")
     storage.truncate_moves("t1", keep=1, expected=2, status="running")
     assert [m.idx for m in storage.load_table("t1").moves] == [0]
-    assert storage.claim_seat("t1", SeatRow(1, "human", "Bob", None, hash_token("b")))
-    assert not storage.claim_seat("t1", SeatRow(1, "human", "Eve", None, hash_token("e")))
+    assert storage.claim_seat("t1", SeatRow(1, "human", "Bob"))
+    assert not storage.claim_seat("t1", SeatRow(1, "human", "Eve"))
     assert storage.load_table("t1").seats[1].name == "Bob"
-    storage.update_seat("t1", SeatRow(1, "human", "Bob", "random", hash_token("b"), True))
+    storage.update_seat("t1", SeatRow(1, "human", "Bob", "random", True))
     assert storage.load_table("t1").seats[1].handed_to_bot is True
     storage.create_table(table_row("t2"))
     assert storage.link_next("t1", "t2") and not storage.link_next("t1", "t3")
@@ -92,17 +93,18 @@ def test_the_app_on_postgresql_resumes_after_a_restart(pg_schema: str) -> None:
         return TestClient(create_app("postgresql://postgres@127.0.0.1:5432/test", schema=pg_schema, bot_delay=0))
 
     with client() as c:
-        made = c.post("/api/tables", json={"game": "tf22-reload", "num_players": 3}).json()
-        table, token = made["table"]["id"], made["tokens"]["0"]
+        token = guest_token(c)
+        made = c.post("/api/tables", json={"game": "tf22-reload", "num_players": 3}, headers=bearer(token)).json()
+        table = made["table"]["id"]
         for _ in range(5):
-            now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+            now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
             while not now_["legal"]:
                 time.sleep(0.01)
-                now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
-            body = {"seat": 0, "token": token, "action": now_["legal"][0], "after": now_["moves"]}
-            assert c.post(f"/api/tables/{table}/moves", json=body).status_code == 200
+                now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
+            body = {"seat": 0, "action": now_["legal"][0], "after": now_["moves"]}
+            assert c.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token)).status_code == 200
         time.sleep(0.2)
-        before = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+        before = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
     with client() as c:
-        after = c.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+        after = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
         assert after["moves"] == before["moves"] and after["view"] == before["view"] and after["log"] == before["log"]

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from people import bearer, browser_guest
 from playwright import sync_api
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,15 +33,19 @@ def clock_text(page, seat: int) -> str:
 def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser, monkeypatch) -> None:
     monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.2")
     server = server_factory()
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    me = browser_guest(context, server.url)
     made = create_table(
-        server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 6, "increment": 0}
+        server,
+        [{"kind": "human"}, {"kind": "human"}],
+        time_control={"kind": "live", "base": 6, "increment": 0},
+        creator=me,
     )
     table, tokens = made["table"]["id"], made["tokens"]
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{server.url}/table/{table}?seat=0&token={tokens[0]}")
+    page.goto(f"{server.url}/table/{table}?seat=0")
     page.wait_for_selector("[data-legal]")
 
     # TF22 opens with a secret choice: it is my move, the tab says so, my clock ticks
@@ -72,10 +77,10 @@ def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser,
     deadline = time.monotonic() + 20
     while page.evaluate("document.body.dataset.yourTurn") != "1":
         assert time.monotonic() < deadline, "the game never came back to me"
-        snap = server.api("GET", f"/api/tables/{table}/state", params={"seat": 1, "token": tokens[1]}).json()
+        snap = server.api("GET", f"/api/tables/{table}/state", params={"seat": 1}, headers=bearer(tokens[1])).json()
         if snap["legal"]:
-            body = {"seat": 1, "token": tokens[1], "action": snap["legal"][0], "after": snap["moves"]}
-            server.api("POST", f"/api/tables/{table}/moves", json=body)
+            body = {"seat": 1, "action": snap["legal"][0], "after": snap["moves"]}
+            server.api("POST", f"/api/tables/{table}/moves", json=body, headers=bearer(tokens[1]))
         time.sleep(0.2)
     page.wait_for_function("() => document.title.startsWith('▶ Your move')")
     assert "favicon-turn.svg" in page.get_attribute("link[rel=icon]", "href")

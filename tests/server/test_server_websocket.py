@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from clock_helpers import timeless
+from people import bearer, guest_token
 from websockets.sync.client import ClientConnection, connect
 
 HUMAN = {"kind": "human"}
@@ -16,9 +17,10 @@ HUMAN = {"kind": "human"}
 class Client:
     """A websocket client that keeps every message it received."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, token: str | None = None, headers: dict[str, str] | None = None) -> None:
         self._stack = ExitStack()
-        self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10))
+        headers = {**(headers or {}), **(bearer(token) if token else {})}
+        self.ws: ClientConnection = self._stack.enter_context(connect(url, open_timeout=10, additional_headers=headers))
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
 
@@ -51,8 +53,8 @@ def two_seats(server_factory, create_table):
     made = create_table(server, [HUMAN, HUMAN])
     table, tokens = made["table"]["id"], made["tokens"]
     base = f"{server.ws_url}/ws/tables/{table}"
-    a = Client(f"{base}?seat=0&token={tokens[0]}")
-    b = Client(f"{base}?seat=1&token={tokens[1]}")
+    a = Client(f"{base}?seat=0", tokens[0])
+    b = Client(f"{base}?seat=1", tokens[1])
     spectator = Client(base)
     yield server, table, tokens, a, b, spectator
     for c in (a, b, spectator):
@@ -99,7 +101,7 @@ def test_refused_websocket_moves_change_nothing(two_seats, server_factory) -> No
     a.until("update"), a.until("ack"), b.until("update")
     b.send({"type": "move", "action": {"type": "play", "value": 3}})
     a.until("update"), b.until("update"), b.until("ack")
-    before = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": tokens[0]}).json()
+    before = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(tokens[0])).json()
     assert before["view"]["phase"] == "load" and before["to_act"] == [0]
 
     def refused(client: Client, message: Any, words: str) -> None:
@@ -120,15 +122,30 @@ def test_refused_websocket_moves_change_nothing(two_seats, server_factory) -> No
     refused(spectator, {"type": "move", "action": {"type": "load", "slot": 0}}, "spectators cannot play")
     refused(a, {"type": "undo"}, "games against bots")
 
-    wrong = Client(f"{server.ws_url}/ws/tables/{table}?seat=0&token=stolen")
-    err = wrong.next()
-    assert err["type"] == "error" and err["status"] == 403 and "wrong token" in err["message"]
-    wrong.close()
+    # seat 1's player, a stranger, a signed-out client, a bad token and another site's page cannot play seat 0
+    for token, status, words in (
+        (tokens[1], 403, "seat 0 is not yours"),
+        (guest_token(server, "Stranger"), 403, "seat 0 is not yours"),
+        (None, 401, "sign in"),
+        ("rt_stolen", 401, "unknown or revoked API token"),
+    ):
+        wrong = Client(f"{server.ws_url}/ws/tables/{table}?seat=0", token)
+        err = wrong.next()
+        assert err["type"] == "error" and err["status"] == status and words in err["message"], err
+        wrong.close()
+    cross = Client(f"{server.ws_url}/ws/tables/{table}?seat=0", tokens[0], {"Origin": "http://evil.example"})
+    err = cross.next()
+    assert err["status"] == 403 and "another site" in err["message"]
+    cross.close()
+    # a token in the URL is not read: this is a spectator
+    spy = Client(f"{server.ws_url}/ws/tables/{table}?token={tokens[0]}")
+    assert spy.until("snapshot")["seat"] is None
+    spy.close()
     missing = Client(f"{server.ws_url}/ws/tables/nowhere")
     assert missing.next()["status"] == 404
     missing.close()
 
-    after = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": tokens[0]}).json()
+    after = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(tokens[0])).json()
     assert timeless(after) == timeless(before)
     a.send({"type": "ping", "ref": 7})
     assert a.until("pong")["ref"] == 7
@@ -142,7 +159,7 @@ def test_bots_move_on_the_server_and_undo_over_the_socket(server_factory, create
     server = server_factory(bot_delay=3.0)
     made = create_table(server, [HUMAN, {"kind": "bot", "difficulty": "random"}])
     table, token = made["table"]["id"], made["tokens"][0]
-    a = Client(f"{server.ws_url}/ws/tables/{table}?seat=0&token={token}")
+    a = Client(f"{server.ws_url}/ws/tables/{table}?seat=0", token)
     a.until("snapshot")
     a.send({"type": "move", "action": {"type": "play", "value": 5}})
     assert a.until("update")["can_undo"] is True

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
+from people import bearer, guest_token
 
 from robotable.server import create_app
 from robotable.server.botqueue import BotQueue
@@ -106,8 +107,8 @@ def test_a_worker_takes_the_bot_turn_and_the_web_process_never_does(cluster: Any
     server = cluster(db)
     made = create_table(server, [HUMAN, {"kind": "bot", "difficulty": "ismcts:easy"}])
     table, token = made["table"]["id"], made["tokens"][0]
-    body = {"seat": 0, "token": token, "action": {"type": "play", "value": 5}}
-    res = server.api("POST", f"/api/tables/{table}/moves", json=body)
+    body = {"seat": 0, "action": {"type": "play", "value": 5}}
+    res = server.api("POST", f"/api/tables/{table}/moves", json=body, headers=bearer(token))
     assert res.status_code == 200 and res.json()["moves"] == 1
     wait_for(lambda: (server.queue.pending(table) or {}).get("pending") is True, what="the turn queued")
     forged = {"table": table, "version": 1, "moves": [{"seat": 1, "action": {"type": "play", "value": 1}}]}
@@ -123,7 +124,7 @@ def test_a_worker_takes_the_bot_turn_and_the_web_process_never_does(cluster: Any
     assert moves_of(server, table) == 1  # no worker yet: the web process did not move the bot
     worker = server.worker()
     wait_for(lambda: moves_of(server, table) == 2, what="the worker's move")
-    state = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+    state = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
     assert any(e["type"] == "reveal" for e in state["log"])  # both secret choices were played and revealed
     wait_for(lambda: not server.queue.pending(table)["pending"], what="the turn finished")
     worker.proc.terminate()
@@ -198,8 +199,8 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
     assert len(worker_pids) == 2  # one for every table, one kept for tables with people
     made = create_table(server, [HUMAN, {"kind": "bot", "difficulty": "random"}])
     table, token = made["table"]["id"], made["tokens"][0]
-    body = {"seat": 0, "token": token, "action": {"type": "play", "value": 5}}
-    assert server.api("POST", f"/api/tables/{table}/moves", json=body).status_code == 200
+    body = {"seat": 0, "action": {"type": "play", "value": 5}}
+    assert server.api("POST", f"/api/tables/{table}/moves", json=body, headers=bearer(token)).status_code == 200
     wait_for(lambda: moves_of(server, table) >= 2, what="the spawned worker's move")
     for pid in worker_pids:
         os.kill(int(pid), signal.SIGKILL)  # the server starts others
@@ -208,11 +209,12 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
 
     def person_plays() -> bool:
         nonlocal bot_moves
-        state = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+        state = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
         bot_moves = sum(e["type"] == "chose" and e["seat"] == 1 for e in state["log"])
         if state["legal"]:
             move = {**body, "action": state["legal"][0], "after": state["moves"]}
-            assert server.api("POST", f"/api/tables/{table}/moves", json=move).status_code in (200, 409)
+            res = server.api("POST", f"/api/tables/{table}/moves", json=move, headers=bearer(token))
+            assert res.status_code in (200, 409)
         return bot_moves >= 3
 
     wait_for(person_plays, timeout=60, what="bots playing on with the new worker")
@@ -257,6 +259,8 @@ def test_bot_quotas_refuse_with_a_clear_error(tmp_path: Path, monkeypatch: pytes
     bot = {"kind": "bot", "difficulty": "random"}
     all_bots = {"game": "tf22-reload", "num_players": 2, "seats": [bot, bot]}
     with TestClient(app) as client:
+        client.headers.update(bearer(guest_token(client)))
+        me = client.get("/api/account").json()["account"]["id"]
         assert [client.post("/api/tables", json=all_bots).status_code for _ in range(2)] == [201, 201]
         refused = client.post("/api/tables", json=all_bots)
         assert refused.status_code == 429
@@ -264,7 +268,7 @@ def test_bot_quotas_refuse_with_a_clear_error(tmp_path: Path, monkeypatch: pytes
         assert len(client.get("/api/tables").json()) == 2  # nothing was made
         people = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, bot]}
         assert client.post("/api/tables", json=people).status_code == 201  # people pace their bots
-        app.state.bot_queue.charge("ip:testclient", 61.0)
+        app.state.bot_queue.charge(f"account:{me}", 61.0)
         searcher = {"kind": "bot", "difficulty": "ismcts:easy"}
         search = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, searcher]}
         refused = client.post("/api/tables", json=search)

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from people import bearer, guest_token, new_table
 from ttb_positions import ZAP
 
 from robotable.games.twin_tin_bots.positions import complete
@@ -22,7 +23,7 @@ BOT = {"kind": "bot", "difficulty": "random"}
 
 
 def state_of(client: Any, table: str, seat: int, token: str) -> dict[str, Any]:
-    res = client.get(f"/api/tables/{table}/state", params={"seat": seat, "token": token})
+    res = client.get(f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(token))
     assert res.status_code == 200, res.text
     return res.json()
 
@@ -35,7 +36,7 @@ def client(make_client, monkeypatch):
 
 
 def preview(client: Any, table: str, seat: int, token: str, action: dict[str, Any]) -> Any:
-    return client.post(f"/api/tables/{table}/preview", json={"seat": seat, "token": token, "action": action})
+    return client.post(f"/api/tables/{table}/preview", json={"seat": seat, "action": action}, headers=bearer(token))
 
 
 def test_preview_answers_paths_and_changes_nothing(client, create_table) -> None:
@@ -62,7 +63,7 @@ def test_preview_answers_paths_and_changes_nothing(client, create_table) -> None
         ("active", {"type": "fly"}, 400, "fly"),
         ("active", {"type": "place", "slot": 0}, 400, "tile"),
         ("other", {"type": "pass"}, 409, "not to act"),
-        ("wrong-token", {"type": "pass"}, 403, "wrong token"),
+        ("stranger", {"type": "pass"}, 403, "is not yours"),
     ],
 )
 def test_bad_previews_are_refused_clearly(client, create_table, who, action, status, words) -> None:
@@ -70,7 +71,7 @@ def test_bad_previews_are_refused_clearly(client, create_table, who, action, sta
     table, tokens = made["table"]["id"], made["tokens"]
     seat = made["table"]["to_act"][0]
     ask = seat if who != "other" else 1 - seat
-    token = tokens[ask] if who != "wrong-token" else "nope"
+    token = tokens[ask] if who != "stranger" else guest_token(client)
     res = preview(client, table, ask, token, action)
     assert res.status_code == status, res.text
     assert words in res.json()["detail"]
@@ -107,27 +108,18 @@ def test_a_preview_never_shows_a_drawn_special_order(client, create_table) -> No
 
 def _positional(client: Any, position: dict[str, Any], seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     client.app.state.manager.allow_positions = True  # what --allow-positions does on a test server
-    body = {
-        "game": GAME,
-        "num_players": position["num_players"],
-        "seats": seats or [HUMAN, HUMAN],
-        "position": position,
-    }
-    res = client.post("/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    data = res.json()
-    data["tokens"] = {int(k): v for k, v in data["tokens"].items()}
-    return data
+    return new_table(client, seats or [HUMAN, HUMAN], game=GAME, position=position)
 
 
 def test_written_positions_only_on_servers_that_allow_them(make_client, tmp_path) -> None:
     production = make_client(database=f"sqlite:///{tmp_path / 'prod.db'}")
     body = {"game": GAME, "num_players": 2, "position": ZAP}
-    res = production.post("/api/tables", json=body)
+    res = production.post("/api/tables", json=body, headers=bearer(guest_token(production)))
     assert res.status_code == 403 and "written positions" in res.json()["detail"]
 
     testing = make_client(database=f"sqlite:///{tmp_path / 'test.db'}")
     made = _positional(testing, ZAP)
+    testing.headers.update(bearer(made["creator"]))
     assert POSITION_KEY not in made["table"]["options"]  # the summary never shows the position
     view = state_of(testing, made["table"]["id"], 0, made["tokens"][0])["view"]
     assert {r["robot"]: r["hex"] for r in view["robots"]}["yellow-A"] == [0, 0]
@@ -165,11 +157,8 @@ def test_the_preview_equals_what_the_engine_then_does_over_many_random_positions
             options["team_play"] = True
         if n == 2 and rng.random() < 0.4:
             options["advanced_2p"] = True
-        body = {"game": GAME, "num_players": n, "seats": [HUMAN] * n, "seed": game_no, "options": options}
-        res = client.post("/api/tables", json=body)
-        assert res.status_code == 201, res.text
-        made = res.json()
-        table, tokens = made["table"]["id"], {int(k): v for k, v in made["tokens"].items()}
+        made = new_table(client, [HUMAN] * n, game=GAME, seed=game_no, options=options)
+        table, tokens = made["table"]["id"], made["tokens"]
         snap = state_of(client, table, 0, tokens[0])
         for _ in range(60):
             if not snap["to_act"]:
@@ -182,7 +171,7 @@ def test_the_preview_equals_what_the_engine_then_does_over_many_random_positions
             assert shown.status_code == 200, shown.text
             p = shown.json()["preview"]
             done = client.post(
-                f"/api/tables/{table}/moves", json={"seat": seat, "token": tokens[seat], "action": action}
+                f"/api/tables/{table}/moves", json={"seat": seat, "action": action}, headers=bearer(tokens[seat])
             )
             assert done.status_code == 200, done.text
             events = _public(done.json()["events"])

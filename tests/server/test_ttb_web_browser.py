@@ -12,7 +12,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
+from people import new_table
+from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 from ttb_positions import BLOB, CRYSTAL, ENDGAME, ZAP
 
 from robotable.ai import make_agent
@@ -30,11 +31,9 @@ def ttb_server(server_factory, monkeypatch):
     return server_factory(bot_delay=0.05)
 
 
-def create(server, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    body = {"game": GAME, "num_players": extra.pop("num_players", len(seats)), "seats": seats, **extra}
-    res = server.api("POST", "/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    return res.json()
+def create(server, seats: list[dict[str, Any]], creator: str, **extra: Any) -> dict[str, Any]:
+    """A table made by ``creator`` (an API token of the account the page is signed in as)."""
+    return new_table(server, seats, game=GAME, creator=creator, **extra)
 
 
 def moves(page) -> int:
@@ -63,7 +62,7 @@ def wait_my_turn(page) -> None:
 def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_server, browser) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, _me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
     watch_errors(page, errors)
 
     # the lobby: Twin Tin Bots for two, me against a random bot
@@ -137,9 +136,9 @@ def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_s
 
 
 def test_answer_a_zap_decision_in_the_browser(ttb_server, browser) -> None:  # noqa: F811
-    made = create(ttb_server, [HUMAN, BOT], position=ZAP)
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
+    made = create(ttb_server, [HUMAN, BOT], position=ZAP, creator=me)
     watch_errors(page, errors)
     page.goto(ttb_server.url + made["links"]["0"])
     wait_my_turn(page)
@@ -161,9 +160,9 @@ def test_answer_a_zap_decision_in_the_browser(ttb_server, browser) -> None:  # n
 
 def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None:  # noqa: F811
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
     watch_errors(page, errors)
-    made = create(ttb_server, [HUMAN, BOT], position=BLOB)
+    made = create(ttb_server, [HUMAN, BOT], position=BLOB, creator=me)
     page.goto(ttb_server.url + made["links"]["0"])
     wait_my_turn(page)
     stage_place(page, "zap", 0)
@@ -179,7 +178,7 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
     page.wait_for_function("() => document.getElementById('log').innerText.includes('A Blob moves to [-1, -1]')")
     assert page.locator(".arena .blob[data-blob='-1,-1']").count() == 1
 
-    made = create(ttb_server, [HUMAN, BOT], position=CRYSTAL)
+    made = create(ttb_server, [HUMAN, BOT], position=CRYSTAL, creator=me)
     page.goto(ttb_server.url + made["links"]["0"])
     wait_my_turn(page)
     stage_place(page, "unload", 0)
@@ -198,9 +197,9 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
 
 def test_play_a_game_to_its_end(ttb_server, browser) -> None:  # noqa: F811
     """From the end phase (two Countdown counters left): deliver, then play on until the end screen."""
-    made = create(ttb_server, [HUMAN, BOT], position=ENDGAME)
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
+    made = create(ttb_server, [HUMAN, BOT], position=ENDGAME, creator=me)
     watch_errors(page, errors)
     page.goto(ttb_server.url + made["links"]["0"])
     wait_my_turn(page)
@@ -229,12 +228,14 @@ def test_play_a_game_to_its_end(ttb_server, browser) -> None:  # noqa: F811
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_arena_screenshots(ttb_server, browser, players) -> None:  # noqa: F811
-    made = create(ttb_server, [HUMAN] + [BOT] * (players - 1), seed=11)
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
+    made = create(ttb_server, [HUMAN] + [BOT] * (players - 1), seed=11, creator=me)
     watch_errors(page, errors)
     page.goto(ttb_server.url + made["links"]["0"])
     page.wait_for_selector(".ttb .arena")
+    # the bots before seat 0 have moved: the arena is drawn for good
+    page.wait_for_function("() => document.body.dataset.yourTurn === '1'", timeout=60_000)
     assert page.locator(".arena .base").count() == players
     assert page.locator(".arena .robot").count() == 2 * players
     page.locator(".arena-wrap").screenshot(path=str(ARTIFACTS / f"ttb-arena-{players}p.png"))
@@ -247,7 +248,7 @@ def test_arena_screenshots(ttb_server, browser, players) -> None:  # noqa: F811
 def test_every_variant_element_from_the_lobby(ttb_server, browser) -> None:  # noqa: F811
     """Team play for four with a random Teleporter pair and Mud, plus a Rock and a Blob chosen on the map."""
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 1000})
+    page, _me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 1000})
     watch_errors(page, errors)
     page.goto(ttb_server.url + "/")
     page.wait_for_selector("#seats-fields .seat-row")
@@ -296,7 +297,7 @@ def test_replay_an_uploaded_record(ttb_server, browser, tmp_path) -> None:  # no
     record = tmp_path / "ttb-record.json"
     record.write_text(json.dumps(match.record.to_json()))
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page, _me = signed_in_page(browser, ttb_server, viewport={"width": 1366, "height": 900})
     watch_errors(page, errors)
     page.goto(ttb_server.url + "/replay")
     page.set_input_files("#record-file", str(record))

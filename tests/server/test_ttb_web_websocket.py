@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from people import bearer, new_table
 from test_server_websocket import Client
 
 import robotable
@@ -54,13 +55,10 @@ def hidden_of(state: Any, colour: str) -> set[str]:
 def test_yellow_never_receives_reds_unrevealed_special_orders(server_factory, monkeypatch) -> None:
     monkeypatch.setenv("ROBOTABLE_ALLOW_POSITIONS", "1")  # the test-only written positions
     server = server_factory()
-    body = {"game": GAME, "num_players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "position": POSITION}
-    res = server.api("POST", "/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    made = res.json()
-    table, tokens = made["table"]["id"], {int(k): v for k, v in made["tokens"].items()}
+    made = new_table(server, [{"kind": "human"}, {"kind": "human"}], game=GAME, position=POSITION)
+    table, tokens = made["table"]["id"], made["tokens"]
     base = f"{server.ws_url}/ws/tables/{table}"
-    red, yellow = Client(f"{base}?seat=0&token={tokens[0]}"), Client(f"{base}?seat=1&token={tokens[1]}")
+    red, yellow = Client(f"{base}?seat=0", tokens[0]), Client(f"{base}?seat=1", tokens[1])
     clients = {0: red, 1: yellow}
     game = robotable.games.load(GAME)
     mirror = game.state_from_json(POSITION)
@@ -83,7 +81,10 @@ def test_yellow_never_receives_reds_unrevealed_special_orders(server_factory, mo
                 action = rng.choice(snap["legal"])
             if seat == 1:
                 answer = server.api(
-                    "POST", f"/api/tables/{table}/preview", json={"seat": 1, "token": tokens[1], "action": action}
+                    "POST",
+                    f"/api/tables/{table}/preview",
+                    json={"seat": 1, "action": action},
+                    headers=bearer(tokens[1]),
                 )
                 assert answer.status_code == 200, answer.text
                 previews.append((snap["moves"], answer.text))

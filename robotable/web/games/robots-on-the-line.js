@@ -5,7 +5,7 @@
 // workbench's measures, open ports, requirement checks and sale values come from the server
 // (POST /api/tables/{id}/evaluate, computed by the engine's geometry module), never from this file.
 
-import { api, el, svg, toast, tokensFor } from "/static/js/api.js";
+import { api, el, svg, toast } from "/static/js/api.js";
 import { ICONS, describeTile, iconBadge, kindOf, loadCatalogue, partFace, robotSvg, tileInfo, tileSvg, torsoFace } from "/static/games/rotl-draw.js";
 
 if (!document.querySelector("link[data-rotl-css]")) {
@@ -693,10 +693,9 @@ async function suggest() {
 
 function evaluateLayout(layout, wantSuggest = false) {
   const ctx = ui.ctx;
-  const token = tokensFor(ctx.tableId)[ctx.seat];
   return api(`/api/tables/${ctx.tableId}/evaluate`, {
     method: "POST",
-    body: { seat: ctx.seat, token, query: { layout, batteries: [...ui.bench.batteries], magnets: [...ui.bench.magnets], suggest: wantSuggest } },
+    body: { seat: ctx.seat, query: { layout, batteries: [...ui.bench.batteries], magnets: [...ui.bench.magnets], suggest: wantSuggest } },
   });
 }
 

@@ -1,16 +1,41 @@
-// HTTP and websocket helpers, and the seat tokens this browser holds (localStorage).
+// HTTP and websocket helpers. Who you are is your session cookie (HttpOnly: this code never sees it);
+// every change sends the session's CSRF token in the X-CSRF-Token header. No credential is ever put in
+// a URL or in localStorage.
 
-const TOKENS_KEY = "robotable.tokens";
+let whoami = null; // the answer of GET /api/account: {account, csrf}
+
+// Seat tokens of older versions lived in localStorage: they are credentials no more, so they go.
+try {
+  localStorage.removeItem("robotable.tokens");
+} catch {
+  /* storage may be disabled */
+}
+
+/** Who is signed in: {account (null when signed out), csrf}; cached until `refresh`. */
+export async function currentAccount(refresh = false) {
+  if (!whoami || refresh) {
+    const res = await fetch("/api/account", { credentials: "same-origin", headers: { Accept: "application/json" } });
+    whoami = res.ok ? await res.json() : { account: null, csrf: null };
+  }
+  return whoami;
+}
+
+/** Remember who signed in (the answer of sign-in, sign-up or guest). */
+export function setCurrentAccount(answer) {
+  whoami = { account: answer.account, csrf: answer.csrf || null };
+  document.dispatchEvent(new CustomEvent("account-changed", { detail: whoami }));
+}
 
 /** Call the JSON API; throws an Error whose message is the server's "detail". */
 export async function api(path, { method = "GET", body, rawBody } = {}) {
   // rawBody: JSON text sent as is (records hold 63-bit seeds, which JavaScript numbers would round)
   const text = rawBody !== undefined ? rawBody : body === undefined ? undefined : JSON.stringify(body);
-  const res = await fetch(path, {
-    method,
-    headers: text === undefined ? {} : { "Content-Type": "application/json" },
-    body: text,
-  });
+  const headers = text === undefined ? {} : { "Content-Type": "application/json" };
+  if (!["GET", "HEAD"].includes(method)) {
+    const { csrf } = await currentAccount();
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
+  const res = await fetch(path, { method, headers, body: text, credentials: "same-origin" });
   let data = null;
   try {
     data = await res.json();
@@ -26,35 +51,16 @@ export async function api(path, { method = "GET", body, rawBody } = {}) {
   return data;
 }
 
-function readAll() {
-  try {
-    return JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}");
-  } catch {
-    return {};
-  }
+/** The seats the signed-in account plays at a table (from its summary). */
+export function mySeats(table, account) {
+  if (!account || !table) return [];
+  return table.seats.filter((s) => s.account === account.id).map((s) => s.seat);
 }
 
-/** Tokens this browser holds for a table: {seat: token}. */
-export function tokensFor(tableId) {
-  return readAll()[tableId] || {};
-}
-
-/** Remember a seat's token. */
-export function saveToken(tableId, seat, token) {
-  const all = readAll();
-  all[tableId] = { ...(all[tableId] || {}), [seat]: token };
-  localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
-}
-
-/** Copy every token of one table to another ("play again" keeps the same tokens). */
-export function copyTokens(fromId, toId) {
-  for (const [seat, token] of Object.entries(tokensFor(fromId))) saveToken(toId, seat, token);
-}
-
-/** The websocket URL of a table for a seat (or a spectator). */
-export function socketUrl(tableId, seat, token) {
+/** The websocket URL of a table for one of your seats (or a spectator); the cookie says who you are. */
+export function socketUrl(tableId, seat) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const q = seat === null || seat === undefined ? "" : `?seat=${seat}&token=${encodeURIComponent(token)}`;
+  const q = seat === null || seat === undefined ? "" : `?seat=${seat}`;
   return `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`;
 }
 

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options, seats), list tables, join, watch, replay.
 
-import { api, el, rendererFor, saveToken, tokensFor, toast } from "/static/js/api.js";
+import { ensureAccount } from "/static/js/account.js";
+import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
 
 const state = { games: [], difficulties: [], editor: null, clock: null };
@@ -74,7 +75,7 @@ function renderSeats() {
     const kind = el(
       "select",
       { name: "kind", "aria-label": `seat ${i + 1} kind` },
-      el("option", { value: "human", selected: prev.kind === "human" }, i === 0 ? "Person (you)" : "Person (invite link)"),
+      el("option", { value: "human", selected: prev.kind === "human" }, "Person"),
       el("option", { value: "open", selected: prev.kind === "open" }, "Open seat"),
       el("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"),
     );
@@ -120,12 +121,15 @@ async function createTable(event) {
     if (kind === "bot") spec.difficulty = row.querySelector("[name=difficulty]").value;
     return spec;
   });
-  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read() };
+  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read(), hotseat: $("hotseat").checked };
+  try {
+    await ensureAccount("Sign in (or just give a name) to make a table.");
+  } catch {
+    return;
+  }
   $("create-button").disabled = true;
   try {
     const created = await api("/api/tables", { method: "POST", body });
-    const id = created.table.id;
-    for (const [seat, token] of Object.entries(created.tokens)) saveToken(id, seat, token);
     showCreated(created);
     loadTables();
   } catch (err) {
@@ -135,13 +139,15 @@ async function createTable(event) {
   }
 }
 
-function showCreated(created) {
+async function showCreated(created) {
   const box = $("created");
   const id = created.table.id;
-  const seats = Object.keys(created.links).map(Number);
-  const first = seats.length ? seats[0] : null;
+  const { account } = await currentAccount();
+  const mine = mySeats(created.table, account);
+  const first = mine.length ? mine[0] : null;
+  const seats = Object.keys(created.invites).map(Number);
   const rows = seats.map((seat) => {
-    const url = `${location.origin}${created.links[seat]}`;
+    const url = `${location.origin}${created.invites[seat]}`;
     const input = el("input", { type: "text", readonly: true, value: url, class: "link" });
     return el(
       "div",
@@ -153,9 +159,10 @@ function showCreated(created) {
   });
   box.replaceChildren(
     el("h3", {}, `Table ${id} is ready`),
-    seats.length > 1
-      ? el("p", { class: "small" }, "Each person's seat has a secret link. Send each link to its player; this browser keeps all of them, so you can also play every seat here (hotseat).")
+    seats.length
+      ? el("p", { class: "small" }, "Send each invite link to its player. A link works once, for a week: whoever opens it takes that seat (you cannot play it). Lost one? Make a new one from the table page.")
       : null,
+    created.table.hotseat ? el("p", { class: "small" }, "Hotseat: you play every person seat from this device. This table is not rated.") : null,
     ...rows,
     el(
       "div",
@@ -176,8 +183,12 @@ function seatBadge(seat) {
 
 async function claim(table, seat) {
   try {
-    const answer = await api(`/api/tables/${table.id}/seats/${seat}/claim`, { method: "POST", body: {} });
-    saveToken(table.id, seat, answer.token);
+    await ensureAccount("Sign in (or just give a name) to take a seat.");
+  } catch {
+    return;
+  }
+  try {
+    await api(`/api/tables/${table.id}/seats/${seat}/claim`, { method: "POST" });
     location.href = `/table/${table.id}?seat=${seat}`;
   } catch (err) {
     toast(`Could not take the seat: ${err.message}`);
@@ -185,8 +196,8 @@ async function claim(table, seat) {
   }
 }
 
-function tableRow(table) {
-  const held = Object.keys(tokensFor(table.id)).map(Number);
+function tableRow(table, account) {
+  const held = mySeats(table, account);
   const actions = [];
   if (held.length && table.status !== "finished") {
     actions.push(el("a", { class: "button primary", href: `/table/${table.id}?seat=${held[0]}` }, "Play"));
@@ -200,7 +211,15 @@ function tableRow(table) {
   return el(
     "div",
     { class: `table-row ${table.status}`, dataset: { table: table.id } },
-    el("div", { class: "table-title" }, el("strong", {}, table.game_name), el("span", { class: `status ${table.status}` }, status), table.clock ? el("span", { class: "muted small" }, table.clock.control.label) : null, el("code", { class: "muted small" }, table.id)),
+    el(
+      "div",
+      { class: "table-title" },
+      el("strong", {}, table.game_name),
+      el("span", { class: `status ${table.status}` }, status),
+      table.clock ? el("span", { class: "muted small" }, table.clock.control.label) : null,
+      table.hotseat ? el("span", { class: "tag hotseat", title: "several seats played on one device" }, "hotseat · unrated") : null,
+      el("code", { class: "muted small" }, table.id),
+    ),
     el("div", { class: "table-seats" }, table.seats.map(seatBadge)),
     el("div", { class: "table-actions" }, actions),
   );
@@ -219,9 +238,9 @@ function filterParams() {
 
 async function loadTables() {
   try {
-    const tables = await api(`/api/tables?${filterParams()}`);
+    const [tables, who] = await Promise.all([api(`/api/tables?${filterParams()}`), currentAccount()]);
     const list = $("tables-list");
-    list.replaceChildren(...(tables.length ? tables.map(tableRow) : [el("p", { class: "muted" }, "No tables match: create one.")]));
+    list.replaceChildren(...(tables.length ? tables.map((t) => tableRow(t, who.account)) : [el("p", { class: "muted" }, "No tables match: create one.")]));
   } catch (err) {
     const text = err.status === 401 ? "Sign in to list your own tables." : `Could not load the tables: ${err.message}`;
     $("tables-list").replaceChildren(el("p", { class: err.status === 401 ? "muted" : "error" }, text));
@@ -250,6 +269,7 @@ async function main() {
   $("create-form").addEventListener("submit", createTable);
   for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, g.name));
   $("table-filters").addEventListener("change", loadTables);
+  document.addEventListener("account-changed", loadTables);
   renderPlayers();
   loadTables();
   setInterval(loadTables, 5000);

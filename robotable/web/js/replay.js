@@ -1,7 +1,7 @@
 // The replay viewer: a finished table (as a spectator, or as a seat this browser holds) or an uploaded
 // record, step by step. The server sends each step as that seat saw it (views and visible events).
 
-import { api, el, rendererFor, toast, tokensFor } from "/static/js/api.js";
+import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -68,11 +68,11 @@ async function start(data) {
 }
 
 async function loadTable() {
-  const held = tokensFor(tableId);
-  const seats = Object.keys(held).map(Number);
-  const q = seats.length ? `?seat=${seats[0]}&token=${encodeURIComponent(held[seats[0]])}` : "";
-  rp.seat = seats.length ? seats[0] : null;
   try {
+    const [summary, who] = await Promise.all([api(`/api/tables/${encodeURIComponent(tableId)}`), currentAccount()]);
+    const seats = mySeats(summary, who.account);
+    const q = seats.length ? `?seat=${seats[0]}` : "";
+    rp.seat = seats.length ? seats[0] : null;
     await start(await api(`/api/tables/${encodeURIComponent(tableId)}/replay${q}`));
   } catch (err) {
     $("board").replaceChildren(el("p", { class: "error" }, `No replay: ${err.message}`), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));

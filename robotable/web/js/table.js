@@ -2,7 +2,8 @@
 // the log, undo, seats (hand an absent player's seat to a bot), the end screen and "play again".
 // The page never implements rules: it shows the view and offers exactly the legal actions sent.
 
-import { api, copyTokens, el, rendererFor, saveToken, socketUrl, toast, tokensFor } from "/static/js/api.js";
+import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
+import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
@@ -21,6 +22,8 @@ const page = {
   endDismissed: false,
   closing: false,
   logFollow: true, // keep the log scrolled to the newest line unless the reader scrolled up
+  account: null, // the signed-in account (null: signed out)
+  summary: null, // the table's summary before the first snapshot
 };
 
 // The log follows the newest line until the reader scrolls it up (by wheel, touch, keys or the bar),
@@ -38,23 +41,28 @@ const page = {
 }
 
 function heldSeats() {
-  return Object.keys(tokensFor(tableId)).map(Number).sort((a, b) => a - b);
+  return mySeats(page.current ? page.current.table : page.summary, page.account);
 }
 
 function names() {
   return page.current ? page.current.table.seats.map((s) => s.name) : [];
 }
 
-function pickSeat() {
-  if (params.has("token") && params.has("seat")) {
-    saveToken(tableId, Number(params.get("seat")), params.get("token"));
-    params.delete("token");
-    history.replaceState(null, "", `${location.pathname}?${params}`);
+async function pickSeat() {
+  page.account = (await currentAccount()).account;
+  try {
+    page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (err) {
+    page.summary = null; // the socket says why (no such table)
   }
   if (params.has("watch")) return null;
   const held = heldSeats();
   const wanted = params.has("seat") ? Number(params.get("seat")) : null;
   if (wanted !== null && held.includes(wanted)) return wanted;
+  if (wanted !== null && page.summary) {
+    toast(page.account ? `Seat ${wanted + 1} is not yours: you are watching.` : `Sign in to play seat ${wanted + 1}; you are watching.`, "info");
+    history.replaceState(null, "", `${location.pathname}?${held.length ? `seat=${held[0]}` : "watch=1"}`);
+  }
   return held.length ? held[0] : null;
 }
 
@@ -63,13 +71,13 @@ function connect() {
     page.closing = true;
     page.socket.close();
   }
-  const token = page.seat === null ? null : tokensFor(tableId)[page.seat];
-  const socket = new WebSocket(socketUrl(tableId, page.seat, token));
+  const socket = new WebSocket(socketUrl(tableId, page.seat));
   page.socket = socket;
   page.closing = false;
   setConnection("connecting…", "");
   socket.addEventListener("open", () => {
     page.retry = 0;
+    loadChat(); // the lines written while this page was away, then each new one over the socket
     setConnection(page.seat === null ? "watching live" : "live", "ok");
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
@@ -98,6 +106,8 @@ async function handle(msg) {
     page.pending = false;
     if (msg.reason === "undo") toast("Move undone", "info");
     render();
+  } else if (msg.type === "chat") {
+    addLine(msg.line);
   } else if (msg.type === "table") {
     if (page.current) {
       page.current.table = msg.table;
@@ -122,8 +132,7 @@ function act(action) {
 
 /** Ask the server what a candidate action would do (games with previews); resolves to {moves, preview}. */
 function previewAction(action) {
-  const token = tokensFor(tableId)[page.seat];
-  return api(`/api/tables/${tableId}/preview`, { method: "POST", body: { seat: page.seat, token, action } });
+  return api(`/api/tables/${tableId}/preview`, { method: "POST", body: { seat: page.seat, action } });
 }
 
 function undo() {
@@ -204,10 +213,7 @@ function renderSide() {
   if (table.status === "finished") {
     controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Replay"));
     if (page.seat !== null) {
-      const token = encodeURIComponent(tokensFor(table.id)[page.seat]);
-      controls.push(
-        el("a", { class: "button", id: "download-record", download: `${table.game}-${table.id}.json`, href: `/api/tables/${table.id}/record?seat=${page.seat}&token=${token}` }, "Download record"),
-      );
+      controls.push(el("a", { class: "button", id: "download-record", download: `${table.game}-${table.id}.json`, href: `/api/tables/${table.id}/record` }, "Download record"));
     }
     controls.push(el("button", { type: "button", onclick: () => { page.endDismissed = false; renderEnd(); } }, "Results"));
   }
@@ -233,9 +239,9 @@ function renderSide() {
       if (held.includes(s.seat) && s.handed_to_bot && table.status !== "finished") {
         buttons.push(el("button", { type: "button", class: "small", onclick: () => reclaim(s.seat) }, "Take my seat back"));
       }
-      if (held.includes(s.seat) && !isBot && table.seats.filter((x) => x.kind !== "bot").length > 1) {
-        const url = `${location.origin}/table/${table.id}?seat=${s.seat}&token=${encodeURIComponent(tokensFor(table.id)[s.seat])}`;
-        buttons.push(el("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(url).then(() => toast("Invite link copied", "info")) }, "Copy invite link"));
+      if (s.kind === "human" && !s.account && page.account && table.created_by === page.account.id && table.status !== "finished") {
+        tags.push(el("span", { class: "tag" }, "invited"));
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, "New invite link"));
       }
       return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${s.name}`), ...tags, ...buttons);
     }),
@@ -273,7 +279,7 @@ function renderEnd() {
   const buttons = [];
   const held = heldSeats();
   if (table.next_table) {
-    buttons.push(el("a", { class: "button primary", href: `/table/${table.next_table}${page.seat !== null ? `?seat=${page.seat}` : ""}`, onclick: () => copyTokens(table.id, table.next_table) }, "Go to the next game"));
+    buttons.push(el("a", { class: "button primary", href: `/table/${table.next_table}${page.seat !== null ? `?seat=${page.seat}` : ""}` }, "Go to the next game"));
   } else if (held.length) {
     buttons.push(el("button", { type: "button", class: "primary", id: "play-again", onclick: playAgain }, "Play again (same seats)"));
   }
@@ -296,8 +302,7 @@ function defaultResult(result, _view, seatNames) {
 async function playAgain() {
   const seat = page.seat !== null ? page.seat : heldSeats()[0];
   try {
-    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat] } });
-    copyTokens(tableId, next.id);
+    const next = await api(`/api/tables/${tableId}/again`, { method: "POST" });
     location.href = `/table/${next.id}?seat=${seat}`;
   } catch (err) {
     toast(`Could not start a new game: ${err.message}`);
@@ -305,9 +310,8 @@ async function playAgain() {
 }
 
 async function handToBot(target) {
-  const seat = heldSeats().find((s) => !page.current.table.seats[s].handed_to_bot);
   try {
-    await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat], difficulty: "random" } });
+    await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: { difficulty: "random" } });
     toast("A bot now plays that seat", "info");
   } catch (err) {
     toast(err.message);
@@ -316,8 +320,21 @@ async function handToBot(target) {
 
 async function reclaim(seat) {
   try {
-    await api(`/api/tables/${tableId}/seats/${seat}/reclaim`, { method: "POST", body: { seat, token: tokensFor(tableId)[seat] } });
+    await api(`/api/tables/${tableId}/seats/${seat}/reclaim`, { method: "POST" });
     toast("Welcome back: the seat is yours again", "info");
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function newInvite(seat) {
+  try {
+    const answer = await api(`/api/tables/${tableId}/seats/${seat}/invite`, { method: "POST" });
+    const url = `${location.origin}${answer.invite}`;
+    const box = el("div", { class: "invite" }, el("span", { class: "small" }, `Invite link for seat ${seat + 1} (earlier links stop working):`), el("input", { type: "text", readonly: true, value: url, class: "link", id: `invite-${seat}` }));
+    $("seats").append(box);
+    await navigator.clipboard?.writeText(url);
+    toast("Invite link copied", "info");
   } catch (err) {
     toast(err.message);
   }
@@ -331,6 +348,11 @@ function switchSeat(seat) {
   connect();
 }
 
-page.seat = pickSeat();
-connect();
+document.addEventListener("account-changed", () => location.reload());
+pickSeat().then((seat) => {
+  page.seat = seat;
+  mountChat(tableId, page.account);
+  setWritable(heldSeats().length > 0);
+  connect();
+});
 startTicker(() => page.current && renderSide()); // a clock ran out or a grace ended: offer the hand-over

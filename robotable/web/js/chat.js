@@ -1,0 +1,95 @@
+// Table chat: the last lines on load (and after each reconnect), new lines as the table's websocket brings
+// them, a box to write (players only), and a mute per other player. Every line is drawn as text
+// (textContent through el()), never as HTML.
+
+import { api, el, toast } from "/static/js/api.js";
+
+const chat = { tableId: null, box: null, lines: new Map(), muted: new Map(), account: null, canWrite: false, maxChars: 500 };
+
+/** Draw the chat into #chat for a table; `account` is the signed-in account (or null). */
+export function mountChat(tableId, account) {
+  chat.tableId = tableId;
+  chat.account = account;
+  chat.box = document.getElementById("chat");
+  if (!chat.box) return;
+  const list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+  const input = el("input", { type: "text", id: "chat-input", maxlength: 2000, placeholder: "Say something (players only)", "aria-label": "chat message" });
+  const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { type: "submit", id: "chat-send" }, "Send"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const text = input.value;
+    if (!text.trim()) return;
+    input.value = "";
+    try {
+      const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/chat`, { method: "POST", body: { text } });
+      addLine(answer.line);
+    } catch (err) {
+      if (!input.value) input.value = text; // give it back to edit
+      toast(`Not sent: ${err.message}`);
+    }
+  });
+  chat.form = form;
+  chat.list = list;
+  chat.mutesBox = el("div", { class: "chat-mutes small", id: "chat-mutes" });
+  chat.box.replaceChildren(el("h3", {}, "Chat"), list, form, chat.mutesBox);
+  setWritable(false);
+}
+
+/** Whether this page may write (it plays a seat at the table). */
+export function setWritable(canWrite) {
+  chat.canWrite = canWrite;
+  if (chat.form) chat.form.hidden = !canWrite;
+}
+
+/** Fetch the last lines and the mute list (on connect and reconnect). */
+export async function loadChat() {
+  if (!chat.box) return;
+  try {
+    const data = await api(`/api/tables/${encodeURIComponent(chat.tableId)}/chat`);
+    chat.maxChars = data.max_chars;
+    chat.muted = new Map(data.muted.map((m) => [m.id, m.display_name]));
+    for (const line of data.lines) chat.lines.set(line.idx, line);
+    draw();
+  } catch (err) {
+    toast(`The chat could not be loaded: ${err.message}`);
+  }
+}
+
+/** A line pushed over the websocket (or answered to our own post). */
+export function addLine(line) {
+  if (!chat.box || chat.lines.has(line.idx)) return;
+  chat.lines.set(line.idx, line);
+  draw();
+}
+
+async function setMute(accountId, on) {
+  try {
+    const data = on
+      ? await api("/api/account/mutes", { method: "POST", body: { account: accountId } })
+      : await api(`/api/account/mutes/${encodeURIComponent(accountId)}`, { method: "DELETE" });
+    chat.muted = new Map(data.muted.map((m) => [m.id, m.display_name]));
+    draw();
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+function draw() {
+  const mine = chat.account ? chat.account.id : null;
+  const items = [...chat.lines.values()]
+    .sort((a, b) => a.idx - b.idx)
+    .filter((line) => !chat.muted.has(line.account))
+    .map((line) => {
+      const mute =
+        mine && line.account && line.account !== mine
+          ? el("button", { type: "button", class: "small link-button chat-mute", title: `hide ${line.name}'s messages`, dataset: { mute: line.account }, onclick: () => setMute(line.account, true) }, "mute")
+          : null;
+      return el("li", { class: "chat-line", dataset: { idx: line.idx, account: line.account || "" } }, el("span", { class: "chat-name" }, `${line.name}:`), el("span", { class: "chat-text" }, line.text), " ", mute);
+    });
+  const follow = chat.list.scrollHeight - chat.list.scrollTop - chat.list.clientHeight < 40;
+  chat.list.replaceChildren(...(items.length ? items : [el("li", { class: "muted small" }, "No messages yet.")]));
+  if (follow) chat.list.scrollTop = chat.list.scrollHeight;
+  chat.mutesBox.replaceChildren(
+    ...[...chat.muted].map(([id, name]) => el("button", { type: "button", class: "small", dataset: { unmute: id }, onclick: () => setMute(id, false) }, `unmute ${name}`)),
+  );
+}

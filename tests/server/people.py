@@ -1,0 +1,79 @@
+"""Test helpers for people: guest accounts with API tokens, tables whose invites guests accept, browsers
+signed in as guests. Every helper goes through the public HTTP API, as a script or a browser would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+def call(client: Any, method: str, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
+    """One request to a TestClient or a ServerProcess, as the account of API token ``token`` (if any)."""
+    headers = dict(kwargs.pop("headers", None) or {})
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if hasattr(client, "api"):  # a ServerProcess
+        return client.api(method, path, headers=headers, **kwargs)
+    return client.request(method, path, headers=headers, **kwargs)
+
+
+def guest_token(client: Any, name: str = "Player") -> str:
+    """A new guest account's API token (made as a script would: guest session, then a token)."""
+
+    def make(http: Any) -> str:
+        res = http.post("/api/account/guest", json={"display_name": name})
+        assert res.status_code == 201, res.text
+        res = http.post("/api/account/token", headers={"X-CSRF-Token": res.json()["csrf"]})
+        assert res.status_code == 200, res.text
+        return res.json()["token"]
+
+    if hasattr(client, "api"):  # a ServerProcess
+        with httpx.Client(base_url=client.url, timeout=10) as http:
+            return make(http)
+    token = make(client)
+    client.cookies.clear()  # the TestClient is shared: later calls say who they are with their token
+    return token
+
+
+def new_table(
+    client: Any, seats: list[dict[str, Any]], game: str = "tf22-reload", creator: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    """Create a table through the API (a TestClient or a ServerProcess) as a guest (or ``creator``'s API
+    token), let a new guest account accept each invite, and return the answer with ``tokens``: the API
+    token of the account playing each person seat (all the creator's on a hotseat table)."""
+    people = [i for i, s in enumerate(seats) if s.get("kind", "human") == "human"]
+    creator = creator or guest_token(client, f"Player {people[0] + 1}" if people else "Creator")
+    body = {"game": game, "num_players": len(seats), "seats": seats, **extra}
+    res = call(client, "POST", "/api/tables", creator, json=body)
+    assert res.status_code == 201, res.text
+    data = res.json()
+    table_id = data["table"]["id"]
+    invites = {int(k): v for k, v in data["invites"].items()}
+    tokens = {seat: creator for seat in people if seat not in invites}
+    for seat, link in invites.items():
+        tokens[seat] = guest_token(client, f"Player {seat + 1}")
+        code = link.rsplit("/", 1)[1]
+        accepted = call(client, "POST", "/api/invites/accept", tokens[seat], json={"code": code})
+        assert accepted.status_code == 200, accepted.text
+    data["table"] = call(client, "GET", f"/api/tables/{table_id}").json()
+    data["tokens"] = tokens
+    data["creator"] = creator
+    data["links"] = {str(seat): f"/table/{table_id}?seat={seat}" for seat in tokens}
+    return data
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that says which account a script request is for."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def browser_guest(context: Any, base_url: str, name: str = "Player 1") -> str:
+    """Sign a Playwright browser context in as a new guest (its cookie jar gets the session) and return
+    an API token of that account, so a test can set up tables for it."""
+    res = context.request.post(f"{base_url}/api/account/guest", data={"display_name": name})
+    assert res.status == 201, res.text()
+    csrf = res.json()["csrf"]
+    res = context.request.post(f"{base_url}/api/account/token", headers={"X-CSRF-Token": csrf})
+    assert res.status == 200, res.text()
+    return res.json()["token"]
