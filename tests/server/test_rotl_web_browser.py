@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from people import bearer, new_table
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from rotl_positions import sellable_position
 from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
@@ -121,14 +122,25 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     first.click()
     assert page.locator(".rotl-switch.picked").count() == 1
     act(page, ".rotl-switch.partner")
-    assert int(page.locator("[data-player='0'] .player-money").get_attribute("data-money")) == money0 - 1
+    # (a bot may make an offer meanwhile, trading at any time: wait for the flip itself)
+    page.wait_for_function(
+        f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money0 - 1}'",
+        timeout=10_000,
+    )
     act(page, "#end-turn")
 
     # next turn: pay $1 to go through a junk pile, and take the top torso
     my_turn(page)
-    page.locator("[data-show-pile='0']").click()
+    for _ in range(5):  # (a bot's offer arriving meanwhile redraws the table: open the pile again)
+        page.locator("[data-show-pile='0']").click()
+        try:
+            page.wait_for_selector(".junk-item.legal", timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            continue
     hand_before = set(hand_parts(page))
     act(page, ".junk-item.legal")
+    page.wait_for_function(f"() => document.querySelectorAll('[data-hand]').length > {len(hand_before)}")
     (searched,) = set(hand_parts(page)) - hand_before
 
     # trade the part just found for the top of a junk pile (click "Trade", then the part)
