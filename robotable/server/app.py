@@ -209,6 +209,13 @@ SeatQuery = Annotated[int | None, Query(ge=0, description="watch as this seat (i
 
 def add_api(app: FastAPI) -> None:
     """The HTTP API (described by /openapi.json and /docs)."""
+    add_table_api(app)
+    add_play_api(app)
+    add_seat_api(app)
+
+
+def add_table_api(app: FastAPI) -> None:
+    """Games, difficulties, table listings, creation and state."""
 
     @app.get("/api/games", tags=["games"])
     def list_games() -> list[dict[str, Any]]:
@@ -274,6 +281,10 @@ def add_api(app: FastAPI) -> None:
             manager.check_seat(live, seat, account)
         return manager.message(live, seat, "snapshot")
 
+
+def add_play_api(app: FastAPI) -> None:
+    """Moves, previews, evaluations and game data."""
+
     @app.post("/api/tables/{table_id}/moves", tags=["play"], responses=ERRORS)
     async def post_move(request: Request, table_id: str, body: MoveRequest, account: OptionalAccount) -> dict[str, Any]:
         """Play a move for one of your seats."""
@@ -328,6 +339,10 @@ def add_api(app: FastAPI) -> None:
         except RobotableError as exc:
             raise from_game_error(exc) from None
         return {"game": game.id, "num_players": num_players, "options": state.options, "view": state.view(None)}
+
+
+def add_seat_api(app: FastAPI) -> None:
+    """Undo, seats, playing again, replays and records."""
 
     @app.post("/api/tables/{table_id}/undo", tags=["play"], responses=ERRORS)
     async def post_undo(request: Request, table_id: str, body: SeatRef, account: OptionalAccount) -> dict[str, Any]:

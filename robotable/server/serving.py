@@ -7,8 +7,8 @@ uvicorn's own settings used (see docs/server.md "Limits"):
   messages up to that size but over the app's 64 KiB limit get an ``error`` message and stay open;
 - ``ws_ping_interval`` / ``ws_ping_timeout``: a websocket whose peer stopped answering is closed.
 
-uvicorn has no timeout for a request's headers (slowloris), so :class:`GuardedHttp`, its httptools
-protocol with a few additions, closes a connection whose request headers have not all arrived within
+uvicorn has no timeout for a request's headers (slowloris), so :class:`_Guard`, a few additions to its
+httptools protocol, closes a connection whose request headers have not all arrived within
 :data:`HEADER_TIMEOUT` seconds of its first byte (or of the connection: 408), refuses a request target
 over :data:`MAX_URL` bytes (414, websocket upgrades included, which uvicorn's websocket side would
 leave unanswered) or a head over :data:`MAX_HEAD` (431), and refuses more than
@@ -51,107 +51,119 @@ def redacted(url: str) -> str:
         return url.rsplit("@", 1)[-1]
 
 
+class _Guard:
+    """Additions to httptools' protocol: a header timeout, URL and head sizes, connections per address.
+
+    Mixed in before uvicorn's ``HttpToolsProtocol`` by :func:`_guarded_protocol`, which sets
+    ``per_ip`` and the shared ``open_per_ip`` counter. The attributes used (``transport``, ``loop``,
+    ``client``, ``url``) are the protocol's.
+    """
+
+    per_ip = 0
+    open_per_ip: Counter[str]
+    transport: Any
+    loop: Any
+    client: Any
+    url: bytes
+
+    _header_timer: asyncio.TimerHandle | None = None
+    _counted: str | None = None
+    _refused = False
+    _head_size = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)
+        ip = self.client[0] if self.client else None
+        if self.per_ip and ip is not None:
+            if self.open_per_ip[ip] >= self.per_ip:
+                self._refuse(b"503 Service Unavailable", b"too many connections from your address")
+                return
+            self.open_per_ip[ip] += 1
+            self._counted = ip
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            self.open_per_ip[self._counted] -= 1
+            if self.open_per_ip[self._counted] <= 0:
+                del self.open_per_ip[self._counted]
+            self._counted = None
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self._refuse(b"408 Request Timeout", b"the request headers did not arrive in time")
+
+    def _refuse(self, status: bytes, message: bytes) -> None:
+        self._refused = True
+        self._disarm()
+        body = b'{"detail": "' + message + b'"}'
+        self.transport.write(
+            b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+        self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if not self._refused:
+            super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        if not self._refused:  # else a refusal of ours stopped the parser: it has answered already
+            self._refuse(b"400 Bad Request", b"invalid HTTP request")  # JSON, not uvicorn's plain text
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._head_size = 0
+        if self._header_timer is None:
+            self._arm()  # the next request on a kept-alive connection
+
+    def _grow_head(self, size: int) -> None:
+        self._head_size += size
+        if len(self.url) > MAX_URL:
+            self._refuse(b"414 URI Too Long", b"the request target is longer than " + str(MAX_URL).encode())
+            raise _Refused
+        if self._head_size > MAX_HEAD:
+            self._refuse(b"431 Request Header Fields Too Large", b"the request headers are too large")
+            raise _Refused
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        self._grow_head(len(url))
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        super().on_header(name, value)
+        self._grow_head(len(name) + len(value) + 4)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        self._uncount()  # the websocket is counted by the app (limits.RateLimiter)
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._uncount()
+        super().connection_lost(exc)
+
+
 def _guarded_protocol(per_ip: int) -> type:
+    """uvicorn's httptools protocol with :class:`_Guard`'s additions, at most ``per_ip`` connections an address."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    open_per_ip: Counter[str] = Counter()
-
-    class GuardedHttp(HttpToolsProtocol):
-        """httptools' protocol with a header timeout and a limit on connections per address."""
-
-        _header_timer: asyncio.TimerHandle | None = None
-        _counted: str | None = None
-        _refused = False
-        _head_size = 0
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            ip = self.client[0] if self.client else None
-            if per_ip and ip is not None:
-                if open_per_ip[ip] >= per_ip:
-                    self._refuse(b"503 Service Unavailable", b"too many connections from your address")
-                    return
-                open_per_ip[ip] += 1
-                self._counted = ip
-            self._arm()
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_late)
-
-        def _disarm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _uncount(self) -> None:
-            if self._counted is not None:
-                open_per_ip[self._counted] -= 1
-                if open_per_ip[self._counted] <= 0:
-                    del open_per_ip[self._counted]
-                self._counted = None
-
-        def _headers_late(self) -> None:
-            self._header_timer = None
-            if not self.transport.is_closing():
-                self._refuse(b"408 Request Timeout", b"the request headers did not arrive in time")
-
-        def _refuse(self, status: bytes, message: bytes) -> None:
-            self._refused = True
-            self._disarm()
-            body = b'{"detail": "' + message + b'"}'
-            self.transport.write(
-                b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
-                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
-            )
-            self.transport.close()
-
-        def data_received(self, data: bytes) -> None:
-            if not self._refused:
-                super().data_received(data)
-
-        def send_400_response(self, msg: str) -> None:
-            if not self._refused:  # else a refusal of ours stopped the parser: it has answered already
-                self._refuse(b"400 Bad Request", b"invalid HTTP request")  # JSON, not uvicorn's plain text
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            self._head_size = 0
-            if self._header_timer is None:
-                self._arm()  # the next request on a kept-alive connection
-
-        def _grow_head(self, size: int) -> None:
-            self._head_size += size
-            if len(self.url) > MAX_URL:
-                self._refuse(b"414 URI Too Long", b"the request target is longer than " + str(MAX_URL).encode())
-                raise _Refused
-            if self._head_size > MAX_HEAD:
-                self._refuse(b"431 Request Header Fields Too Large", b"the request headers are too large")
-                raise _Refused
-
-        def on_url(self, url: bytes) -> None:
-            super().on_url(url)
-            self._grow_head(len(url))
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            super().on_header(name, value)
-            self._grow_head(len(name) + len(value) + 4)
-
-        def on_headers_complete(self) -> None:
-            self._disarm()
-            super().on_headers_complete()
-
-        def handle_websocket_upgrade(self) -> None:
-            self._disarm()
-            self._uncount()  # the websocket is counted by the app (limits.RateLimiter)
-            super().handle_websocket_upgrade()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            self._uncount()
-            super().connection_lost(exc)
-
-    return GuardedHttp
+    return type("GuardedHttp", (_Guard, HttpToolsProtocol), {"per_ip": per_ip, "open_per_ip": Counter()})
 
 
 def uvicorn_options() -> dict[str, Any]:
