@@ -76,6 +76,31 @@ class RobotsOnTheLine(Game):
     )
     # any robot layout, any trade offer; any space of a magnet unit takes the whole unit
     free_form_actions = frozenset({"sell_robot", "offer", "take_part"})
+    # Undo (docs/server.md "Undo"): taking a part, switch flips and junk searches may be taken back until
+    # the turn ends; never a move that showed something hidden: a part drawn onto a line (drawn), a
+    # maintenance tile (maintenance, line_cleared), the torso stack's order or its next top
+    # (torso_stack_seen, took_torso), a hand's part others may not have seen (traded_junk, sold_part,
+    # sold_robot, accepted, and an offer, which shows the parts it names), nor the end of the turn
+    # (line_advanced, turn, game_over). Barriers are event types, so a junk trade is never undone, even
+    # of a part everyone has seen.
+    undo_barriers = frozenset(
+        {
+            "drawn",
+            "maintenance",
+            "line_cleared",
+            "torso_stack_seen",
+            "took_torso",
+            "traded_junk",
+            "sold_part",
+            "sold_robot",
+            "buyer_done",
+            "offer",
+            "accepted",
+            "line_advanced",
+            "turn",
+            "game_over",
+        }
+    )
     hooks = {
         "evaluate": "robotable.games.robots_on_the_line:evaluate",
         "heuristics": "robotable.ai.heuristics.robots_on_the_line",
