@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bot_api, bots, chat_api, gamedata, invite_api, play_api
+from . import account_api, bot_api, bots, chat_api, gamedata, i18n_api, invite_api, play_api
 from .accounts import Account
 from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_account
 from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
@@ -123,6 +123,7 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: on every answer, errors included
     app.include_router(invite_api.router)
     app.include_router(chat_api.router)
+    app.include_router(i18n_api.router)
     add_pages(app)
     add_api(app)
     add_websocket(app)
