@@ -40,6 +40,8 @@ RETRIES = 3
 MAX_REPLAY_MOVES = 20_000
 #: Where a table started from a written position keeps it, in its stored options (test servers only).
 POSITION_KEY = "__position__"
+#: The longest the bots wait before they reveal a simultaneous choice a person may still undo (seconds).
+REVEAL_WINDOW = 2.5
 
 
 class Raced(Conflict):
@@ -520,13 +522,38 @@ class TableManager:
         seats = self.bot_seats_to_move(live)
         return (seats, False) if seats else (self.bot_optional_seats(live), True)
 
+    def reveal_window(self, live: LiveTable) -> float:
+        """Seconds the bots wait before completing a simultaneous choice that a person may still take back.
+
+        In a simultaneous game the bots choose after the people; their choice completes the step and
+        reveals it. A person who chose may undo until then: this window (three bot delays, at most
+        ``REVEAL_WINDOW`` seconds) makes that a real chance rather than a race against one bot delay.
+        """
+        if not live.game.simultaneous or not self.bot_delay:
+            return 0.0
+        people = [s.seat for s in live.row.seats if not live.is_bot(s.seat)]
+        if any(self.can_undo(live, s) for s in people):
+            return min(REVEAL_WINDOW, 3 * self.bot_delay)
+        return 0.0
+
+    async def _queue_bots(self, live: LiveTable) -> None:
+        """Queue the bots' turn for the workers, after the reveal window if there is one."""
+        while not self.closing and (window := self.reveal_window(live)):
+            at, state = len(live.moves), live.state
+            await asyncio.sleep(window)
+            if len(live.moves) == at and live.state is state:
+                break
+            if not self.bot_seats_to_move(live):
+                return  # undone meanwhile: the person's next move kicks the bots again
+        await self.bot_workers.enqueue(live)
+
     def kick_bots(self, live: LiveTable) -> None:
         """Start the table's bot runner if bots are to move and none runs."""
         if self.closing or (live.bot_task is not None and not live.bot_task.done()):
             return
         if self.bot_seats_to_move(live):
             if self.bot_workers is not None:
-                live.bot_task = asyncio.create_task(self.bot_workers.enqueue(live))
+                live.bot_task = asyncio.create_task(self._queue_bots(live))
             else:
                 live.bot_task = asyncio.create_task(self._run_bots(live))
         elif self.bot_optional_seats(live):
@@ -578,10 +605,11 @@ class TableManager:
             if not seats:
                 return
             if not optional and self.bot_workers is not None:
-                await self.bot_workers.enqueue(live)  # an optional move asked a bot something: the workers' turn
+                await self._queue_bots(live)  # an optional move asked a bot something: the workers' turn
                 return
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+            delay = self.bot_delay + (0.0 if optional else self.reveal_window(live))
+            if delay:
+                await asyncio.sleep(delay)
                 seats, optional = self._bot_movers(live)  # an undo or a hand-over may have changed it
                 if not seats:
                     return
@@ -607,24 +635,27 @@ class TableManager:
     def undo_plan(self, live: LiveTable, seat: int) -> int:
         """How many moves stay after ``seat`` undoes its last move; Conflict saying why not.
 
-        The policy: only in games against bots; never past a random event, never past revealed hidden
-        information (the game's ``undo_barriers`` events), never past another person's move.
+        The policy: never past a random event, never past revealed hidden information (the game's
+        ``undo_barriers`` events), never past another person's move, and at a table with other people
+        not once the turn has passed to one of them (simultaneous games: a secret choice stays undoable
+        until the reveal, which is a barrier).
         """
         barriers = live.game.undo_barriers
         if barriers is None:
             raise Conflict(f"{live.game.name} does not support undo")
         if live.state.is_over():
             raise Conflict("the game is over")
-        others = [s.seat for s in live.row.seats if s.seat != seat and not live.is_bot(s.seat)]
-        if others:
-            raise Conflict(f"undo is only for games against bots (seats {others} are people)")
+        people = {s.seat for s in live.row.seats if s.seat != seat and not live.is_bot(s.seat)}
+        waiting = sorted(people & set(live.state.to_act()))
+        if waiting and not live.game.simultaneous:  # the turn has passed on: another person is deciding
+            raise Conflict(f"cannot undo: seat {waiting[0] + 1} is to play now")
         i = len(live.moves) - 1
         while i >= 0 and not (live.moves[i].seat == seat and live.moves[i].actor == "human"):
             if live.moves[i].actor == "human":
                 raise Conflict("cannot undo past another player's move")
             i -= 1
         if i < 0:
-            raise Conflict(f"seat {seat} has no move to undo")
+            raise Conflict(f"seat {seat + 1} has no move to undo")
         for j in range(i, len(live.moves)):
             if live.random_moves[j]:
                 raise Conflict("cannot undo past a random event")

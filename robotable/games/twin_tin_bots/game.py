@@ -78,6 +78,24 @@ class TwinTinBots(Game):
         {"advanced_2p": True, "mud": 1},
     )
     free_form_actions = frozenset({"swap"})  # Swap(a, b) is also accepted as Swap(b, a)
+    # Program changes stay undoable until the robots run (every run begins with ``run``); a decision
+    # during a run, a crystal entering, a Special Order drawn and the next turn are never undone.
+    undo_barriers = frozenset(
+        {
+            "run",
+            "zap_order",
+            "blob_moved",
+            "blob_left",
+            "crystal_choice",
+            "crystal_enters",
+            "draw_special",
+            "special_drawn",
+            "end_phase",
+            "countdown",
+            "turn_start",
+            "game_over",
+        }
+    )
     hooks = {
         "preview": "robotable.games.twin_tin_bots:preview",
         "heuristics": "robotable.ai.heuristics.twin_tin_bots",
