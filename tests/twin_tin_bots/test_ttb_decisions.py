@@ -24,9 +24,23 @@ def test_a_zapped_forward_ignored_in_mud_frees_the_robot_for_its_own_run() -> No
         programs={"red": ["zap", None, None, "forward_1"]},
         mud=[[0, 0]],
     )
+    # the position exactly: yellow's robots far away on [4, -3] SW and [0, 4] NW
+    assert [robot(state, r)[:2] for r in ("red-A", "red-B", "yellow-A", "yellow-B")] == [
+        ((-1, 0), "E"),
+        ((0, 0), "E"),
+        ((4, -3), "SW"),
+        ((0, 4), "NW"),
+    ]
     run(state)
     assert state.view(None)["pending"]["robot"] == "red-B"
     events = state.apply(0, ZapOrder(Tile.FORWARD_1))
+    assert [(e.type, e.data.get("robot"), e.data.get("hex")) for e in events][:5] == [
+        ("zap_order", "red-B", None),
+        ("mud", "red-B", [0, 0]),  # the zap-forced Forward is ignored: B entered this turn stuck
+        ("run", "red-B", None),
+        ("order", "red-B", None),
+        ("move", "red-B", [1, 0]),  # B's own Forward 1x moves it: one ignored Forward a turn
+    ]
     assert types(events).count("mud") == 1
     assert robot(state, "red-B")[0] == (1, 0)
 
