@@ -14,13 +14,16 @@ per game and applies it, restarting finished games at once. It runs over
   ``python_kuhn_poker`` (pure Python) and C++ ``kuhn_poker``.
 
 Each is measured in one process, then in ``--processes`` processes at once (total steps / wall time).
-A step is one applied decision. Figures are printed with the machine's details; nothing is asserted.
+A step is one applied decision. The one-process loop is also given per second of its own CPU time
+(``time.process_time``), which other programs on a shared machine do not slow the way they slow wall
+time; the load average is printed before and after. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
@@ -99,33 +102,38 @@ def _make(kind: str, name: str, players: int, envs: int, seed: int) -> Any:
     return SpielVector(pyspiel.load_game(name), envs, seed)
 
 
-def run(kind: str, name: str, players: int, envs: int, seconds: float, seed: int = 0) -> tuple[int, float, int]:
-    """Steps, elapsed seconds and finished games of the loop for about ``seconds``."""
+def run(kind: str, name: str, players: int, envs: int, seconds: float, seed: int = 0) -> tuple[int, float, float]:
+    """Steps, elapsed wall seconds and CPU seconds of the loop for about ``seconds``."""
     env = _make(kind, name, players, envs, seed)
     env.reset()
     rng = np.random.default_rng(seed)
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         env.step(env.sample(rng))
         steps += env.num_envs
-    return steps, time.perf_counter() - start, env.episodes
+    return steps, time.perf_counter() - start, time.process_time() - cpu
 
 
-def _worker(args: tuple[str, str, int, int, float, int]) -> tuple[int, float, int]:
+def _worker(args: tuple[str, str, int, int, float, int]) -> tuple[int, float, float]:
     return run(*args)
 
 
-def measure(kind: str, name: str, players: int, envs: int, seconds: float, processes: int) -> tuple[float, float]:
-    """Steps per second in one process, and in ``processes`` processes at once."""
-    steps, elapsed, _ = run(kind, name, players, envs, seconds)
-    single = steps / elapsed
+def measure(
+    kind: str, name: str, players: int, envs: int, seconds: float, processes: int
+) -> tuple[float, float, float]:
+    """Steps per second in one process (per wall and per CPU second), and in ``processes`` processes at once."""
+    steps, elapsed, cpu = run(kind, name, players, envs, seconds)
     context = multiprocessing.get_context("fork")
     jobs = [(kind, name, players, envs, seconds, seed) for seed in range(processes)]
     with context.Pool(processes) as pool:
         results = pool.map(_worker, jobs)  # concurrent: total steps over the longest run
     total = sum(r[0] for r in results)
-    return single, total / max(r[1] for r in results)
+    return steps / elapsed, steps / cpu, total / max(r[1] for r in results)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -140,9 +148,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"machine: {machine()}")
     print(
         f"steps/s with observations and masks: {args.envs} games per loop, {args.seconds:g} s each, "
-        f"1 process and {args.processes} processes"
+        f"1 process (per wall and per CPU second) and {args.processes} processes; load average {_load()}"
     )
-    print(f"{'loop':<42} {'1 process':>12} {f'{args.processes} processes':>14}")
+    print(f"{'loop':<42} {'1 process':>12} {'per CPU s':>12} {f'{args.processes} processes':>14}")
     rows = []
     for game_id in args.game or encodable_games():
         rows.append((f"{game_id} vector {args.players}p", "vector", game_id))
@@ -151,13 +159,14 @@ def main(argv: list[str] | None = None) -> None:
     rows += [(f"{name} (OpenSpiel)", "openspiel", name) for name in REFERENCES]
     figures = {}
     for label, kind, name in rows:
-        single, parallel = measure(kind, name, args.players, args.envs, args.seconds, args.processes)
+        single, per_cpu, parallel = measure(kind, name, args.players, args.envs, args.seconds, args.processes)
         figures[label] = single
-        print(f"{label:<42} {single:>12,.0f} {parallel:>14,.0f}", flush=True)
+        print(f"{label:<42} {single:>12,.0f} {per_cpu:>12,.0f} {parallel:>14,.0f}", flush=True)
     reference = figures[f"{REFERENCES[0]} (OpenSpiel)"]
     print(f"1 process, as a ratio to {REFERENCES[0]} in this run (a loaded machine slows all alike):")
     for label, single in figures.items():
         print(f"{label:<42} {single / reference:>12.2f}")
+    print(f"load average after: {_load()}")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,11 @@ def load_encodable(game_id: str) -> Game:
 #: Per game, the index of each action seen (actions are frozen values and ``action_index`` never looks
 #: at a state, so an action's index never changes).
 _INDICES: dict[str, dict[Action, int]] = {}
+#: Per game, ``id(action) -> (action, index)`` for the action objects seen: engines that hand out the
+#: same action objects again (TF22, Twin Tin Bots) are looked up without hashing them. The entry holds
+#: the action itself, so its id cannot be reused while the entry exists (``is`` checks it).
+_BY_ID: dict[str, dict[int, tuple[Action, int]]] = {}
+_MEMO_LIMIT = 100_000
 
 
 def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
@@ -93,18 +98,38 @@ def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
     layout), standing for the one such action the state lists, so decoding goes through the state. Two
     legal actions with one index break the contract's rule and raise :class:`BadInput`.
     """
-    known = _INDICES.setdefault(game.id, {})
-    if len(known) > 200_000:
-        known.clear()
+    by_id = _BY_ID.get(game.id)
+    if by_id is None or len(by_id) > _MEMO_LIMIT:
+        by_id = _BY_ID[game.id] = {}
+    known = _INDICES.get(game.id)
+    if known is None or len(known) > _MEMO_LIMIT:
+        known = _INDICES[game.id] = {}
+    actions = state.legal_actions(seat)
     legal: dict[int, Action] = {}
-    for action in state.legal_actions(seat):
+    for action in actions:
+        entry = by_id.get(id(action))
+        if entry is not None and entry[0] is action:
+            legal[entry[1]] = action
+            continue
         i = known.get(action)
         if i is None:
             i = known[action] = game.action_index(action)
-        if i in legal:
-            raise BadInput(f"{game.id}: legal actions {legal[i]!r} and {action!r} share the index {i}")
+        by_id[id(action)] = (action, i)
         legal[i] = action
+    if len(legal) != len(actions):
+        _shared_index(game, actions)
     return legal
+
+
+def _shared_index(game: Game, actions: list[Action]) -> None:
+    """Raise :class:`BadInput` naming two legal actions that share an index."""
+    first: dict[int, Action] = {}
+    for action in actions:
+        i = game.action_index(action)
+        if i in first:
+            raise BadInput(f"{game.id}: legal actions {first[i]!r} and {action!r} share the index {i}")
+        first[i] = action
+    raise BadInput(f"{game.id}: legal actions listed twice: {actions!r}")
 
 
 def describe_index(game: Game, state: State | None, seat: int, index: int) -> str:

@@ -92,9 +92,11 @@ class VectorEnv:
         self.dones = np.zeros(num_envs, np.bool_)
         self.truncated = np.zeros(num_envs, np.bool_)
         self.states: list[State] = []
-        self.steps = np.zeros(num_envs, np.int64)
+        self.steps = [0] * num_envs  # actions played in each game so far
         self.episodes = 0
-        self._legal: list[dict[int, Any]] = []
+        self._legal: list[dict[int, Any]] = []  # each game's legal actions by index
+        self._keys: list[list[int]] = []  # the same indices as lists (for sampling)
+        self._seats = [0] * num_envs  # self.seats as a list
         self._seeds = np.random.default_rng(seed)
 
     # -- the API ------------------------------------------------------------------------------------
@@ -105,7 +107,8 @@ class VectorEnv:
             self._seeds = np.random.default_rng(seed)
         self.states = [self._new_game() for _ in range(self.num_envs)]
         self._legal = [{} for _ in range(self.num_envs)]
-        self.steps[:] = 0
+        self._keys = [[] for _ in range(self.num_envs)]
+        self.steps = [0] * self.num_envs
         self.rewards[:] = 0.0
         self.dones[:] = False
         self.truncated[:] = False
@@ -120,47 +123,54 @@ class VectorEnv:
         chosen = np.asarray(actions).reshape(-1)
         if chosen.shape[0] != self.num_envs:
             raise BadInput(f"step needs one action per game ({self.num_envs}), got {chosen.shape[0]}")
-        picks = []
-        for i in range(self.num_envs):
-            action = self._legal[i].get(int(chosen[i]), _ILLEGAL)
-            if action is _ILLEGAL:
-                raise BadInput(
-                    f"game {i}: action {int(chosen[i])} is not legal for seat {int(self.seats[i])} "
-                    f"(legal: {sorted(self._legal[i])})"
-                )
-            picks.append(action)
+        picks = [legal.get(a, _ILLEGAL) for legal, a in zip(self._legal, chosen.tolist())]
+        bad = [i for i, pick in enumerate(picks) if pick is _ILLEGAL]
+        if bad:
+            i = bad[0]
+            raise BadInput(
+                f"game {i}: action {chosen[i]!r} is not legal for seat {self._seats[i]} "
+                f"(legal: {sorted(self._legal[i])})"
+            )
         self.rewards[:] = 0.0
         self.dones[:] = False
         self.truncated[:] = False
+        steps, seats, limit = self.steps, self._seats, self.max_steps
         for i, action in enumerate(picks):
-            state = self.states[i]
-            self.steps[i] += 1
+            steps[i] += 1
             if self.structured is not None and not isinstance(action, Action):
                 self.drafts[i] = action  # a draft extended (or dropped: None); the game is unchanged
-                if self.max_steps is None or self.steps[i] < self.max_steps:
+                if limit is None or steps[i] < limit:
                     continue
             else:
                 self.drafts[i] = None
-                state.apply_legal(int(self.seats[i]), action)
-            result = state.result() if state.is_over() else round_limit_result(self.game, state, self.max_rounds)
-            if result is not None or (self.max_steps is not None and self.steps[i] >= self.max_steps):
-                if result is not None:
-                    self.rewards[i] = [result.payoff(s) for s in range(self.num_players)]
-                else:
-                    self.rewards[i] = 1.0 / self.num_players
-                    self.truncated[i] = True
-                self.dones[i] = True
-                self.episodes += 1
-                self.states[i] = self._new_game()
-                self.steps[i] = 0
-                self.drafts[i] = None
+                self.states[i].apply_legal(seats[i], action)
+            self._finish(i)
         self._observe(range(self.num_envs))
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
+    def _finish(self, i: int) -> None:
+        """Score and restart game ``i`` if it ended (or reached ``max_steps``)."""
+        state = self.states[i]
+        result = state.result() if state.is_over() else round_limit_result(self.game, state, self.max_rounds)
+        cut = self.max_steps is not None and self.steps[i] >= self.max_steps
+        if result is None and not cut:
+            return
+        if result is not None:
+            self.rewards[i] = [result.payoff(s) for s in range(self.num_players)]
+        else:
+            self.rewards[i] = 1.0 / self.num_players
+            self.truncated[i] = True
+        self.dones[i] = True
+        self.episodes += 1
+        self.states[i] = self._new_game()
+        self.steps[i] = 0
+        self.drafts[i] = None
+
     def sample(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game."""
+        draws = rng.random(self.num_envs).tolist()
         return np.fromiter(
-            (keys[rng.integers(len(keys))] for keys in (list(legal) for legal in self._legal)),
+            (keys[int(u * len(keys))] for keys, u in zip(self._keys, draws)),
             np.int64,
             self.num_envs,
         )
@@ -178,34 +188,30 @@ class VectorEnv:
 
     def _observe(self, games: range) -> None:
         """Fill observations, masks and seats of ``games`` from each acting seat's view."""
-        rows: list[int] = []
-        cols: list[int] = []
-        values: list[float] = []
         mask_rows: list[int] = []
         mask_cols: list[int] = []
-        encoder, game = self.encoder, self.game
+        encoder, game, structured = self.encoder, self.game, self.structured
+        observations = self.observations
+        observations.fill(0.0)
         for i in games:
             state = self.states[i]
             seat = state.to_act()[0]
-            self.seats[i] = seat
-            if self.structured is None:
+            self._seats[i] = seat
+            if structured is None:
                 legal: dict[int, Any] = legal_by_index(game, state, seat)
             else:
-                legal = self.structured.legal(state, seat, self.drafts[i])
+                legal = structured.legal(state, seat, self.drafts[i])
             self._legal[i] = legal
-            mask_rows += [i] * len(legal)
-            mask_cols += legal
+            keys = self._keys[i] = list(legal)
+            mask_rows += [i] * len(keys)
+            mask_cols += keys
             features = encoder.features(state.view(seat), seat)
-            rows += [i] * len(features)
-            cols += features
-            values += features.values()
-            if self.structured is not None and self.drafts[i] is not None:
-                draft = self.structured.draft_features(self.drafts[i], seat, self.num_players)
-                rows += [i] * len(draft)
-                cols += [encoder.size + j for j in draft]
-                values += draft.values()
-        self.observations.fill(0.0)
-        self.observations[rows, cols] = values
+            if structured is not None and self.drafts[i] is not None:
+                draft = structured.draft_features(self.drafts[i], seat, self.num_players)
+                features = {**features, **{encoder.size + j: v for j, v in draft.items()}}
+            n = len(features)
+            observations[i, np.fromiter(features, np.intp, n)] = np.fromiter(features.values(), np.float32, n)
+        self.seats[:] = self._seats
         self.masks.fill(False)
         self.masks[mask_rows, mask_cols] = True
 

@@ -176,3 +176,24 @@ def test_research_bad_index_is_a_clear_error(game_id: str, bad: object) -> None:
 def test_research_action_without_index_is_a_clear_error(game_id: str, action: Action) -> None:
     with pytest.raises(BadInput, match="no integer encoding"):
         games.load(game_id).action_index(action)
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_legal_actions_sharing_an_index_are_refused(game_id: str) -> None:
+    """An engine listing two legal actions with one index breaks the rule: decoding refuses it (also once
+    its actions are remembered by the adapters' index memo)."""
+    game = games.load(game_id)
+    state = game.start(game.min_players, seed=3)
+    seat = state.to_act()[0]
+    first = state.legal_actions(seat)[0]
+    assert legal_by_index(game, state, seat)  # the honest engine decodes (and its actions are remembered)
+
+    class Twice(type(state)):  # an engine that lists its first legal action again
+        __slots__ = ()
+
+        def legal_actions(self, s: int) -> list[Action]:
+            return [*super().legal_actions(s), first]
+
+    state.__class__ = Twice
+    with pytest.raises(BadInput, match=f"{game_id}: legal actions .* share the index {game.action_index(first)}"):
+        legal_by_index(game, state, seat)

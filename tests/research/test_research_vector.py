@@ -107,7 +107,8 @@ def test_research_selfplay_benchmark_prints_its_table() -> None:
     lines = done.stdout.splitlines()
     split = next(i for i, line in enumerate(lines) if line.startswith("1 process, as a ratio"))
     rows = {line[:42].strip(): line[42:].split() for line in lines[3:split]}
-    ratios = {line[:42].strip(): float(line[42:]) for line in lines[split + 1 :]}
+    assert lines[-1].startswith("load average after: ")
+    ratios = {line[:42].strip(): float(line[42:]) for line in lines[split + 1 : -1]}
     assert ratios["python_kuhn_poker (OpenSpiel)"] == 1.0 and set(ratios) == set(rows)
     assert set(rows) == {
         "tf22-reload vector 2p",
@@ -115,4 +116,4 @@ def test_research_selfplay_benchmark_prints_its_table() -> None:
         "python_kuhn_poker (OpenSpiel)",
         "kuhn_poker (OpenSpiel)",
     }
-    assert all(float(x.replace(",", "")) > 0 for row in rows.values() for x in row)
+    assert all(len(row) == 3 and float(x.replace(",", "")) > 0 for row in rows.values() for x in row)
