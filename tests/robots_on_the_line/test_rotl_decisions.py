@@ -53,6 +53,18 @@ def test_family_mode_never_deals_the_magnet_requirement():
     assert any({r for reqs in s.buyer_reqs for r in reqs} & MAGNET_REQUIREMENTS for s in standard)
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_family_mode_never_deals_the_magnet_requirement_with_fewer_players(num_players):
+    dealt = set()
+    for seed in range(100):
+        state = GAME.start(num_players, seed=seed, options={"family": True})
+        assert len(state.boxed) == 8
+        dealt |= {r for reqs in state.buyer_reqs for r in reqs}
+        assert not state.check_invariants()
+    assert not dealt & MAGNET_REQUIREMENTS
+    assert len(dealt) == len(REQUIREMENTS) - len(MAGNET_REQUIREMENTS)  # every other tile does come up
+
+
 def test_a_family_state_with_a_magnet_requirement_is_refused():
     data = GAME.start(2, seed=3, options={"family": True}).to_json()
     data["buyers"][0]["requirements"] = ["req-18"]
