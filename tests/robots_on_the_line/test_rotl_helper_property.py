@@ -67,3 +67,17 @@ def test_legal_actions_list_a_sale_worth_at_least_any_sale_apply_accepts(chunk):
             loop_only_sold += 1
     assert not missed, f"(seed, loop-only, best listed, accepted sale): {missed}"
     assert loop_only_sold >= 5, loop_only_sold
+
+
+def test_a_search_cut_short_says_it_stopped_early():
+    """The helper may stop at its step limit; it then answers ``complete: False`` instead of claiming
+    that no robot (or no better robot) exists."""
+    # imported here: the tests above use only the game's contract, so they also run on older helpers
+    from robotable.games.robots_on_the_line.assembly import search
+    from robotable.games.robots_on_the_line.components import part_index
+
+    hand = [part_index(p) for p in ("base-15", "elbow-01", "elbow-05", "base-01", "head-11", "base-20")]
+    full = search(hand, torso_index("torso-20"), [], [], 10)
+    assert full.complete and full.assembly is not None and has_loop(full.assembly.layout)
+    cut = search(hand, torso_index("torso-20"), [], [], 10, limit=2)
+    assert not cut.complete
