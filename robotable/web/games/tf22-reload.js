@@ -4,12 +4,35 @@
 
 import { el, svg } from "/static/js/api.js";
 
+if (!document.querySelector("link[data-play-css]") && !document.querySelector('link[href="/static/css/play.css"]')) {
+  document.head.append(el("link", { rel: "stylesheet", href: "/static/css/play.css", dataset: { playCss: "1" } }));
+}
+
 const COLOURS = ["yellow", "red", "blue", "green"]; // stacking order, bottom to top (from the view's data)
 const FILL = { yellow: "#f4c430", red: "#d9473f", blue: "#3f7fd8", green: "#3ea85a" };
-const DARK = { yellow: "#a8820d", red: "#8f2520", blue: "#23508f", green: "#21693a" };
+const DARK = { yellow: "#7a5c00", red: "#8f2520", blue: "#23508f", green: "#21693a" };
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const sorted = (cards) => cards.slice().sort((a, b) => a - b);
 const R_COST = { r_take_back: 0, r_discard: 1, r_reload: 2, r_buy: 3 };
 const R_LETTER = { r_take_back: "a", r_discard: "b", r_reload: "c", r_buy: "d" };
+
+// -- what each piece is (tap a piece: its explanation shows under the stock bar) ---------------------
+
+const EXPLAIN = {
+  card: (c, v) => `${cap(c)} container card, value ${v}: the battle's winner takes it. When a round is scored, the player with strictly the most ${c} containers on their ship scores its value; others with at least one ${c} container score half (rounded down).`,
+  activated: (c) => `The activated ${c} container: the battle's winner may load it on their ship (or move a ${c} container instead, or return it).`,
+  crate: (c, slot) => `A ${c} container on slot ${slot + 1}: 1 point in each round, and ${c} containers decide who has the majority of ${c}. Stacks grow yellow, red, blue, green from the bottom; a full four-colour stack scores 3 bonus points at the end.`,
+  chips: (n) => `${n} chipcard${n === 1 ? "" : "s"}: one for each tie in a battle. They pay for the R card's uses (b 1, c 2, d 3) and break equal totals at the end.`,
+  hand: "RCU cards 1 to 7 and the R card: greyed cards are played this round (the R card's use a takes them back). The highest card wins a battle, but a single 1 beats every 7 and equal cards tie each other out.",
+  pile: "Container cards this player won, by colour, with their sum: they score at the end of each round if the player has containers of that colour.",
+  stock: (c, n) => `${n} ${c} container${n === 1 ? "" : "s"} left in the common stock.`,
+  deck: (n) => `${n} container cards left in the drawing stack: two are revealed before each battle.`,
+  chipStock: (n) => `${n} chipcards left in the common stock.`,
+};
+
+function explainable(text, extra = {}) {
+  return { "data-explain": text, ...extra };
+}
 
 // -- small drawings -------------------------------------------------------------------------------
 
@@ -33,7 +56,7 @@ function containerCard(card, big = true) {
   const h = big ? 118 : 48;
   return svg(
     "svg",
-    { class: `cc-card ${big ? "big" : "small"}`, viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: "img", "aria-label": `${colour} container card, value ${value}` },
+    { class: `cc-card ${big ? "big" : "small"}`, viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: "img", "aria-label": `${colour} container card, value ${value}`, ...explainable(EXPLAIN.card(colour, value)) },
     svg("rect", { x: 1.5, y: 1.5, width: w - 3, height: h - 3, rx: big ? 8 : 4, fill: FILL[colour], stroke: DARK[colour], "stroke-width": 3 }),
     svg("circle", { cx: w / 2, cy: h / 2 - (big ? 6 : 0), r: big ? 26 : 12, fill: "#fff", opacity: 0.92 }),
     svg("text", { x: w / 2, y: h / 2 - (big ? 6 : 0) + (big ? 12 : 6), "text-anchor": "middle", class: big ? "cc-value" : "cc-value-small", fill: DARK[colour] }, value),
@@ -47,7 +70,7 @@ function chipcards(n) {
   for (let i = 0; i < shown; i++) chips.push(svg("rect", { x: 2 + i * 7, y: 2, width: 16, height: 22, rx: 3, class: "chip" }));
   return el(
     "span",
-    { class: "chips", title: `${n} chipcard${n === 1 ? "" : "s"} (tie currency)` },
+    { class: "chips", title: `${n} chipcard${n === 1 ? "" : "s"} (tie currency)`, ...explainable(EXPLAIN.chips(n)) },
     n ? svg("svg", { viewBox: `0 0 ${shown * 7 + 14} 26`, width: shown * 7 + 14, height: 26 }, chips) : null,
     el("span", { class: "chip-count" }, `${n} chip${n === 1 ? "" : "s"}`),
   );
@@ -121,7 +144,7 @@ function describeEvent(e, names, seat) {
     case "reveal":
       return `Reveal: ${e.choices.map((c, s) => `${names[s] ?? s} ${c.type === "play" ? `RCU-${c.value}` : `R (${R_LETTER[c.type]})`}`).join(", ")}.`;
     case "r_take_back":
-      return `${who(e.seat)} uses R: takes back ${e.cards.length ? e.cards.join(", ") : "nothing"}.`;
+      return `${who(e.seat)} uses R: takes back ${e.cards.length ? sorted(e.cards).join(", ") : "nothing"}.`;
     case "r_discard":
       return `${who(e.seat)} pays 1 chip: discards a ${e.colour} container from ${slotName(e.slot)}.`;
     case "r_reload":
@@ -187,7 +210,8 @@ function ship(player, view, ctx, mine) {
     const action = loadHere.get(i);
     const g = svg("g", { class: `slot${action ? " legal" : ""}`, dataset: action ? { legal: "load", slot: i } : { slot: i } });
     g.append(svg("rect", { x: x - 4, y: 6, width: cw + 8, height: floor - 2, rx: 6, class: "slot-bay" }));
-    stack.forEach((colour, level) => g.append(crate(colour, x, floor - (level + 1) * (ch + 3), cw, ch)));
+    const dropped = ctx.anim && ctx.anim.loaded.has(`${player.seat}:${i}`);
+    stack.forEach((colour, level) => g.append(crate(colour, x, floor - (level + 1) * (ch + 3), cw, ch, { class: `crate ${colour}${dropped && level === stack.length - 1 ? " drop-in" : ""}`, role: "img", "aria-label": `${colour} container`, ...explainable(EXPLAIN.crate(colour, i)) })));
     if (action) {
       const level = stack.length;
       g.append(crate(view.activated, x, floor - (level + 1) * (ch + 3), cw, ch, { class: "crate ghost" }));
@@ -195,15 +219,21 @@ function ship(player, view, ctx, mine) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
       g.setAttribute("aria-label", `load the ${view.activated} container on slot ${i + 1}`);
+      g.dataset.focus = `load:${i}`;
       g.addEventListener("keydown", (ev) => {
-        if (ev.key === "Enter" || ev.key === " ") ctx.act(action);
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          ctx.act(action);
+        }
       });
     }
     if (stack.length === 4) g.append(svg("text", { x: x + cw / 2, y: 4 + 10, "text-anchor": "middle", class: "full-stack" }, "★ +3"));
     g.append(svg("text", { x: x + cw / 2, y: H - 6, "text-anchor": "middle", class: "slot-label" }, i + 1));
     parts.push(g);
   });
-  return svg("svg", { class: "ship", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": `${player.seat} spaceship` }, parts);
+  const name = ctx.names[player.seat] ?? `Seat ${player.seat + 1}`;
+  const contents = player.ship.map((st, i) => `slot ${i + 1}: ${st.length ? st.join(", ") : "empty"}`).join("; ");
+  return svg("svg", { class: "ship", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: loadHere.size ? "group" : "img", "aria-label": `${name}'s spaceship: ${contents}` }, parts);
 }
 
 function ccPile(cards) {
@@ -214,7 +244,7 @@ function ccPile(cards) {
     "div",
     { class: "cc-pile" },
     COLOURS.filter((c) => by[c]).map((c) =>
-      el("span", { class: `cc-group ${c}`, title: `${c} container cards: ${by[c].join(", ")}` }, el("span", { class: `dot ${c}` }), by[c].sort().join(" "), el("small", {}, ` Σ${by[c].reduce((a, b) => a + b, 0)}`)),
+      el("span", { class: `cc-group ${c}`, title: `${c} container cards: ${by[c].join(", ")}`, ...explainable(`${EXPLAIN.pile} ${cap(c)}: ${sorted(by[c]).join(", ")}.`) }, el("span", { class: `dot ${c}` }), sorted(by[c]).join(" "), el("small", {}, ` Σ${by[c].reduce((a, b) => a + b, 0)}`)),
     ),
   );
 }
@@ -223,8 +253,8 @@ function handCards(player) {
   const all = [1, 2, 3, 4, 5, 6, 7];
   return el(
     "div",
-    { class: "mini-hand", title: "RCU cards in hand (played cards are greyed out)" },
-    all.map((v) => el("span", { class: `mini-card${player.hand.includes(v) ? "" : " played"}` }, v)),
+    { class: "mini-hand", title: "RCU cards in hand (played cards are greyed out)", role: "img", "aria-label": `RCU cards in hand: ${player.hand.length ? sorted(player.hand).join(", ") : "none"}, and R`, ...explainable(EXPLAIN.hand) },
+    all.map((v) => el("span", { class: `mini-card${player.hand.includes(v) ? "" : " played"}`, "aria-hidden": "true" }, v)),
     el("span", { class: "mini-card r" }, "R"),
   );
 }
@@ -276,7 +306,7 @@ function battleArea(view, names) {
         "div",
         { class: "activated" },
         view.activated
-          ? svg("svg", { viewBox: "0 0 100 60", width: 110, height: 66, role: "img", "aria-label": `activated ${view.activated} container` }, crate(view.activated, 4, 8, 92, 46))
+          ? svg("svg", { viewBox: "0 0 100 60", width: 110, height: 66, role: "img", "aria-label": `activated ${view.activated} container`, ...explainable(EXPLAIN.activated(view.activated)) }, crate(view.activated, 4, 8, 92, 46))
           : el("div", { class: "no-container" }, `no ${view.battle_colour} container left`),
         el("div", { class: "small" }, view.activated ? `${cap(view.activated)} container activated` : "cards only"),
       ),
@@ -294,9 +324,9 @@ function stockBar(view) {
   return el(
     "div",
     { class: "stock-bar" },
-    el("span", { title: "container cards left in the drawing stack" }, `Stack: ${view.deck_count} cards`),
-    el("span", { class: "stock" }, "Stock: ", COLOURS.map((c) => el("span", { class: "stock-item", title: `${view.stock[c]} ${c} containers in the common stock` }, containerIcon(c, 26), ` ${view.stock[c]}`))),
-    el("span", { title: "chipcards left in the common stock" }, `Chipcards in stock: ${view.chipcard_stock}`),
+    el("span", { title: "container cards left in the drawing stack", ...explainable(EXPLAIN.deck(view.deck_count)) }, `Stack: ${view.deck_count} cards`),
+    el("span", { class: "stock" }, "Stock: ", COLOURS.map((c) => el("span", { class: "stock-item", title: `${view.stock[c]} ${c} containers in the common stock`, ...explainable(EXPLAIN.stock(c, view.stock[c])) }, containerIcon(c, 26), ` ${view.stock[c]}`))),
+    el("span", { title: "chipcards left in the common stock", ...explainable(EXPLAIN.chipStock(view.chipcard_stock)) }, `Chipcards in stock: ${view.chipcard_stock}`),
     view.set_aside.length ? el("span", { title: "set aside after absolute ties" }, `Set aside: ${view.set_aside.map(cardText).join(", ")}`) : null,
   );
 }
@@ -312,7 +342,7 @@ function revealArea(view, ctx) {
     const isR = choice.type !== "play";
     return el(
       "div",
-      { class: `reveal-item${lb.winner === s ? " winner" : ""}` },
+      { class: `reveal-item${lb.winner === s ? " winner" : ""}`, style: `--i:${s}` },
       el("span", { class: `rcu ${isR ? "r" : ""}` }, shortChoice(choice)),
       el("span", { class: "reveal-name" }, ctx.names[s] ?? `Seat ${s + 1}`, isR ? el("small", {}, ` R ${R_LETTER[choice.type]}: ${rUseLabel(choice)}`) : null),
       ...tags,
@@ -341,7 +371,7 @@ function handArea(view, ctx, player) {
         type: "button",
         class: `rcu-card${inHand ? "" : " played"}${action ? " legal" : ""}`,
         disabled: !action,
-        dataset: action ? { legal: "play", value: v } : { value: v },
+        dataset: action ? { legal: "play", value: v, focus: `card:${v}` } : { value: v, focus: `card:${v}` },
         onclick: action ? () => ctx.act(action) : null,
         "aria-label": inHand ? `play RCU-${v}` : `RCU-${v} already played`,
       },
@@ -355,10 +385,10 @@ function handArea(view, ctx, player) {
       type: "button",
       class: `rcu-card r${rActions.length ? " legal" : ""}${open ? " open" : ""}`,
       disabled: !rActions.length,
-      dataset: { rcard: "1" },
+      dataset: { rcard: "1", focus: "rcard" },
       onclick: () => {
         handArea.rOpen = !handArea.rOpen;
-        ctx.rerender();
+        ctx.rerender(handArea.rOpen ? "r-first" : "rcard");
       },
       "aria-expanded": open ? "true" : "false",
     },
@@ -370,9 +400,9 @@ function handArea(view, ctx, player) {
   let prompt;
   const me = view.players[ctx.seat];
   if (me && me.choice) {
-    prompt = el("p", { class: "prompt" }, `Your secret choice: ${describeAction(me.choice)}. It is revealed when everyone has chosen.`);
+    prompt = el("p", { class: "prompt" }, `Your secret choice: ${describeAction(me.choice)}. It is revealed when everyone has chosen; until then Undo takes it back.`);
   } else if (choosing) {
-    prompt = el("p", { class: "prompt mine" }, "Choose a card for this battle (the highest wins; R instead gives you one of its four uses).");
+    prompt = el("p", { class: "prompt mine" }, "Choose a card for this battle (the highest wins; R instead gives you one of its four uses). Keys: Tab to a card, Enter to play it.");
   } else {
     prompt = el("p", { class: "prompt muted" }, "Your hand");
   }
@@ -402,12 +432,12 @@ function rPanel(rActions, ctx, player) {
           ? el(
               "div",
               { class: "action-list" },
-              options.map((a) =>
+              options.map((a, k) =>
                 el(
                   "button",
-                  { type: "button", class: "action", dataset: { legal: a.type }, onclick: () => ctx.act(a) },
+                  { type: "button", class: "action", dataset: { legal: a.type, focus: `r:${a.type}:${k}` }, onclick: () => ctx.act(a) },
                   a.type === "r_buy" ? containerIcon(a.colour, 22) : null,
-                  a.type === "r_take_back" ? `take back ${player.discard.length ? player.discard.join(", ") : "(nothing played yet)"}` : describeAction(a).replace(/^R [a-d]: /, "").replace(/ \(\d chips?\)$/, ""),
+                  a.type === "r_take_back" ? `take back ${player.discard.length ? sorted(player.discard).join(", ") : "(nothing played yet)"}` : describeAction(a).replace(/^R [a-d]: /, "").replace(/ \(\d chips?\)$/, ""),
                 ),
               ),
             )
@@ -439,15 +469,38 @@ function loadArea(view, ctx) {
     el(
       "div",
       { class: "action-list" },
-      loads.map((a) => el("button", { type: "button", class: "action", dataset: { legal: "load" }, onclick: () => ctx.act(a) }, containerIcon(view.activated, 22), ` ${describeAction(a)}`)),
-      reloads.map((a) => el("button", { type: "button", class: "action secondary", dataset: { legal: "reload" }, onclick: () => ctx.act(a) }, describeAction(a))),
-      ret ? el("button", { type: "button", class: "action secondary", dataset: { legal: "return" }, onclick: () => ctx.act(ret) }, "Return the container to the stock") : null,
+      loads.map((a) => el("button", { type: "button", class: "action", dataset: { legal: "load", focus: `load-btn:${a.slot}` }, onclick: () => ctx.act(a) }, containerIcon(view.activated, 22), ` ${describeAction(a)}`)),
+      reloads.map((a, k) => el("button", { type: "button", class: "action secondary", dataset: { legal: "reload", focus: `reload:${k}` }, onclick: () => ctx.act(a) }, describeAction(a))),
+      ret ? returnButton(ret, loads.length + reloads.length > 0, ctx) : null,
     ),
+    el("p", { class: "small muted" }, "This decision is final: it reveals the next two container cards, so it cannot be undone."),
   );
 }
 
+/** Returning a won container gives it up: with other choices open, it asks once more. */
+function returnButton(ret, others, ctx) {
+  if (!others) return el("button", { type: "button", class: "action secondary", dataset: { legal: "return", focus: "return" }, onclick: () => ctx.act(ret) }, "Return the container to the stock");
+  if (!loadArea.confirmReturn) {
+    return el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = true; ctx.rerender("return-yes"); } }, "Return the container to the stock…");
+  }
+  return el(
+    "span",
+    { class: "confirm-box", role: "group", "aria-label": "confirm the return" },
+    el("span", { class: "small" }, "Give the container back to the stock (no points from it)? "),
+    el("button", { type: "button", class: "action danger", dataset: { legal: "return", focus: "return-yes" }, onclick: () => ctx.act(ret) }, "Yes, return it"),
+    el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = false; ctx.rerender("return"); } }, "No"),
+  );
+}
+loadArea.confirmReturn = false;
+
+/** A column heading, shortened on a phone (the long form stays for screen readers). */
+function head(long, short = null) {
+  if (!short) return el("th", { scope: "col" }, long);
+  return el("th", { scope: "col", "aria-label": long }, el("span", { class: "long" }, long), el("span", { class: "short", "aria-hidden": "true" }, short));
+}
+
 function scoreTable(view, ctx) {
-  const head = el("tr", {}, el("th", {}, "Player"), el("th", {}, "Round 1"), el("th", {}, "Round 2"), el("th", {}, "Bonus"), el("th", {}, "Total"), el("th", {}, "Chips"));
+  const headRow = el("tr", {}, head("Player"), head("Round 1", "R1"), head("Round 2", "R2"), head("Bonus"), head("Total"), head("Chips"));
   const rows = view.players.map((p) =>
     el(
       "tr",
@@ -466,6 +519,9 @@ function scoreTable(view, ctx) {
       { class: "round-detail", open: view.phase === "over" && r === view.round_scores.length - 1 },
       el("summary", {}, `Round ${r + 1} in detail`),
       el(
+        "div",
+        { class: "table-scroll" },
+        el(
         "table",
         { class: "breakdown" },
         el("tr", {}, el("th", {}, ""), COLOURS.map((c) => el("th", {}, el("span", { class: `dot ${c}` }), c)), el("th", {}, "containers"), el("th", {}, "total")),
@@ -480,31 +536,117 @@ function scoreTable(view, ctx) {
           ),
         ),
       ),
+      ),
     ),
   );
-  return el("section", { class: "scores panel" }, el("h3", {}, "Scores"), el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, rows)), details);
+  return el("section", { class: "scores panel" }, el("h3", {}, "Scores"), el("div", { class: "table-scroll" }, el("table", { class: "score-table" }, el("thead", {}, headRow), el("tbody", {}, rows))), details);
 }
 
-function render(root, ctx) {
+// What the page keeps between drawings: keyboard focus, the explained piece, the last view (animations).
+const ui = { inBoard: false, explain: null, prevView: null, prevKey: null, anim: null };
+
+/** What changed since the last view drawn: revealed cards, a reveal, containers loaded (for animations). */
+function changes(prev, view) {
+  const out = { flip: false, reveal: false, loaded: new Set() };
+  if (!prev) return out;
+  if (view.revealed.length && (prev.battle !== view.battle || prev.round !== view.round)) out.flip = true;
+  const pb = prev.last_battle;
+  const nb = view.last_battle;
+  if (nb && (!pb || pb.battle !== nb.battle || pb.round !== nb.round)) out.reveal = true;
+  view.players.forEach((p, s) => {
+    const q = prev.players[s];
+    if (!q) return;
+    p.ship.forEach((stack, i) => {
+      const old = q.ship[i] || [];
+      if (stack.length && (stack.length > old.length || stack[stack.length - 1] !== old[old.length - 1])) out.loaded.add(`${p.seat}:${i}`);
+    });
+  });
+  return out;
+}
+
+function helpPanel() {
+  return el(
+    "details",
+    { class: "panel help-panel", id: "tf22-help" },
+    el("summary", {}, "Help: how to play"),
+    el("p", {}, "Before each battle two container cards are revealed; their colours decide which container is activated (green beats blue and red, blue beats red and yellow, red beats yellow, yellow beats green; two of a colour: that colour)."),
+    el("p", {}, "Everyone chooses a card in secret: a number 1 to 7, or the R card with one of its uses. When all have chosen, the choices are revealed together. Equal numbers tie each other out (each gets a chipcard); a single 1 beats every 7; the highest number left wins both container cards and may load the activated container on their ship, move a container of that colour instead, or return it."),
+    el("p", {}, "The R card (it always comes back): a) take your played cards back, free; b) discard a top container, 1 chipcard; c) move a top container to another slot, 2 chipcards; d) buy a container of any colour onto a slot, 3 chipcards."),
+    el("p", {}, "Stacks grow yellow, red, blue, green from the bottom, never two of a colour. After each round of 14 battles, per colour: the player with strictly the most containers of it scores their cards of that colour, the others with some score half; every container scores 1. A full four-colour stack scores 3 bonus points at the end. Equal totals: most chipcards, then fewest bonus points."),
+    el("p", {}, "Undo takes back your secret choice until everyone has chosen; a load decision is final. Tap any card, container or chip to see what it is. Keys: Tab moves between cards and actions, Enter or Space plays, Escape closes the R card."),
+    el("p", {}, el("a", { href: "/static/games/tf22-reload-rules.html", target: "_blank", rel: "noopener", id: "tf22-rules-link" }, "The full rules page")),
+  );
+}
+
+function focusAfter(root, key) {
+  let node = null;
+  if (key === "r-first") node = root.querySelector(".r-panel button");
+  else if (key) node = root.querySelector(`[data-focus="${CSS.escape(key)}"]:not([disabled])`);
+  node = node || root.querySelector(".load-area [data-legal], .hand [data-legal]:not([disabled]), [data-rcard]:not([disabled]), .end-focus");
+  if (node) node.focus({ preventScroll: false });
+}
+
+function listen(root) {
+  if (root.dataset.tf22Listens) return;
+  root.dataset.tf22Listens = "1";
+  root.addEventListener("click", (ev) => {
+    root.querySelector(".tf22")?.classList.add("skip-anim"); // a tap ends the running animations
+    const piece = ev.target.closest && ev.target.closest("[data-explain]");
+    if (!piece || !root.contains(piece)) return;
+    ui.explain = piece.getAttribute("data-explain");
+    const line = root.querySelector("#tf22-explain");
+    if (line) line.textContent = ui.explain;
+  });
+  root.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    root.querySelector(".tf22")?.classList.add("skip-anim");
+    if (handArea.rOpen) {
+      handArea.rOpen = false;
+      root.tf22Rerender?.("rcard");
+    }
+  });
+}
+
+function render(root, ctx, request = null) {
   const view = ctx.view;
-  const rerender = () => render(root, ctx);
+  const rerender = (key = null) => render(root, ctx, key);
   const c = { ...ctx, rerender };
+  listen(root);
+  root.tf22Rerender = rerender;
   if (!(view.phase === "choose" && ctx.legal.some((a) => a.type.startsWith("r_")))) handArea.rOpen = false;
+  const key = `${ctx.tableId ?? "replay"}:${ctx.seat}`;
+  const fresh = view !== ui.prevView;
+  if (fresh) {
+    ui.anim = ui.prevKey === key ? changes(ui.prevView, view) : changes(null, view);
+    if (view.phase !== "load") loadArea.confirmReturn = false;
+  }
+  const active = document.activeElement;
+  const inRoot = !!active && active !== root && root.contains(active);
+  if (inRoot) ui.inBoard = true;
+  else if (active && active !== document.body) ui.inBoard = false;
+  const focusKey = request || (inRoot ? active.dataset.focus : null);
   const me = ctx.seat !== null && ctx.seat !== undefined ? view.players[ctx.seat] : null;
   const players = view.players.slice();
   if (me) players.sort((a, b) => (a.seat === me.seat ? -1 : b.seat === me.seat ? 1 : a.seat - b.seat));
+  const anim = fresh ? ui.anim : { flip: false, reveal: false, loaded: new Set() };
+  c.anim = anim;
   root.replaceChildren(
     el(
       "div",
-      { class: "tf22" },
+      { class: `tf22${anim.flip ? " anim-flip" : ""}${anim.reveal ? " anim-reveal" : ""}` },
       stockBar(view),
+      el("p", { class: "explain small", id: "tf22-explain", "aria-live": "polite" }, ui.explain ?? "Tap any card, container or chip to see what it is."),
       el("div", { class: "tf22-top" }, battleArea(view, ctx.names), revealArea(view, c)),
       loadArea(view, c),
       me && !ctx.replay && view.phase !== "over" ? handArea(view, c, me) : null,
       el("div", { class: "players" }, players.map((p) => playerPanel(p, view, c))),
       scoreTable(view, c),
+      helpPanel(),
     ),
   );
+  ui.prevView = view;
+  ui.prevKey = key;
+  if (!ctx.replay && ui.inBoard && (inRoot || !active || active === document.body)) focusAfter(root, focusKey);
 }
 
 function renderResult(result, view, names) {
@@ -533,10 +675,14 @@ function renderResult(result, view, names) {
     "div",
     { class: "tf22-result" },
     el(
-      "table",
-      { class: "result" },
-      el("thead", {}, el("tr", {}, ["Place", "Player", "Round 1", "Round 2", "Bonus", "Total", "Chipcards"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, rows),
+      "div",
+      { class: "table-scroll" },
+      el(
+        "table",
+        { class: "result" },
+        el("thead", {}, el("tr", {}, [["Place", "#"], ["Player"], ["Round 1", "R1"], ["Round 2", "R2"], ["Bonus"], ["Total"], ["Chipcards", "Chips"]].map((h) => head(...h)))),
+        el("tbody", {}, rows),
+      ),
     ),
     el("p", { class: "muted small" }, `Tie-breaks: ${d.tie_breaks || "total, then most chipcards, then fewest bonus points"}.`),
     notes,
