@@ -103,6 +103,15 @@ class RotlObservation(ObservationEncoder):
         self.variant = self.plane(
             "variant", (5,), "ON/OFF switches, 3 new tiles, family mode, line resets / 4, switch flips / 4"
         )
+        # flat positions, looked up by name: _part_at[place][part], _torso_at[place][torso]
+        self._part_at = [
+            {name: self.part.offset + i * len(PART_PLACES) + place for name, i in PART_IDS.items()}
+            for place in range(len(PART_PLACES))
+        ]
+        self._torso_at = [
+            {name: self.torso.offset + i * len(TORSO_PLACES) + place for name, i in TORSO_IDS.items()}
+            for place in range(len(TORSO_PLACES))
+        ]
 
     def features(self, view: Mapping[str, Any], seat: int | None) -> dict[int, float]:
         out: dict[int, float] = {}
@@ -130,46 +139,43 @@ class RotlObservation(ObservationEncoder):
         self._variant(out, view["options"])
         return out
 
-    def _part(self, out: dict[int, float], name: str, place: int) -> None:
-        out[self.part.offset + PART_IDS[name] * len(PART_PLACES) + place] = 1.0
-
-    def _torso(self, out: dict[int, float], name: str, place: int) -> None:
-        out[self.torso.offset + TORSO_IDS[name] * len(TORSO_PLACES) + place] = 1.0
+    def _parts(self, out: dict[int, float], names: list[str], place: int) -> None:
+        """Parts ``names`` at ``place`` (one of ``PART_PLACES``)."""
+        out.update(dict.fromkeys(map(self._part_at[place].__getitem__, names), 1.0))
 
     def _table_parts(self, out: dict[int, float], view: Mapping[str, Any]) -> None:
         """Parts on the lines, in the junk piles (and their tops) and with the Bargain Hunter; torsos in
         the stack (and its top)."""
+        part_at = self._part_at
         for line, spaces in enumerate(view["lines"]):
             for space, name in enumerate(spaces):
                 if name is not None:
-                    self._part(out, name, line * SPACES + space)
+                    out[part_at[line * SPACES + space][name]] = 1.0
         for j, pile in enumerate(view["junk_piles"]):
-            for name in pile:
-                self._part(out, name, _JUNK + j)
             if pile:
-                self._part(out, pile[-1], _TOP + j)
-        for name in view["bargain_hunter_parts"]:
-            self._part(out, name, _HUNTER)
+                self._parts(out, pile, _JUNK + j)
+                out[part_at[_TOP + j][pile[-1]]] = 1.0
+        self._parts(out, view["bargain_hunter_parts"], _HUNTER)
         stack = view["torso_stack"]
-        for name in stack["torsos"]:
-            self._torso(out, name, MAX_SEATS)
+        out.update(dict.fromkeys(map(self._torso_at[MAX_SEATS].__getitem__, stack["torsos"]), 1.0))
         if stack["top"] is not None:
-            self._torso(out, stack["top"], MAX_SEATS + 1)
+            out[self._torso_at[MAX_SEATS + 1][stack["top"]]] = 1.0
 
     def _sale(self, out: dict[int, float], sale: Mapping[str, Any], k: int) -> None:
         """A robot sold by the seat ``k`` after the observing one: its parts, and to which buyer."""
-        for name in [item[0] for item in sale["layout"]] + sale["batteries"] + sale["magnets"]:
-            if name in PART_IDS:
-                self._part(out, name, _SOLD + k)
+        self._parts(
+            out,
+            [n for n in [item[0] for item in sale["layout"]] + sale["batteries"] + sale["magnets"] if n in PART_IDS],
+            _SOLD + k,
+        )
         i = self.sold_to.offset + k * len(BUYERS) + BUYER_IDS[sale["buyer"]]
         out[i] = out.get(i, 0.0) + 1.0 / ROBOTS_TO_END
 
     def _player(self, out: dict[int, float], p: Mapping[str, Any], k: int) -> None:
         """The seat ``k`` after the observing one: hand (as far as the table has seen it), torso, money..."""
-        for name in p["hand"]:
-            self._part(out, name, _HAND + k)
+        self._parts(out, p["hand"], _HAND + k)
         if p["torso"] is not None:
-            self._torso(out, p["torso"], k)
+            out[self._torso_at[k][p["torso"]]] = 1.0
         out[self.present.offset + k] = 1.0
         for plane, value, top in (
             (self.money, p["money"], MAX_MONEY),
