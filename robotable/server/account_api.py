@@ -122,7 +122,7 @@ def sign_in(request: Request, response: Response, body: SignIn) -> dict[str, Any
     limits.hit(SIGN_IN_PER_USERNAME, "signin-user", key, what="sign-in attempts for this username")
     account = accounts.verify_sign_in(storage_of(request), body.username, body.password)
     if account is None:
-        raise Unauthorized("wrong username or password")
+        raise Unauthorized("wrong username or password", code="app:errors.wrong_password")
     limits.clear(SIGN_IN_PER_USERNAME, "signin-user", key)
     return signed_in(request, response, account)
 

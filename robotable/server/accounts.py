@@ -154,7 +154,9 @@ def create_user(storage: Storage, username: str, password: str, display_name: st
                 )
             )
     except IntegrityError:
-        raise Conflict(f"the username {username!r} is taken") from None
+        raise Conflict(
+            f"the username {username!r} is taken", code="app:errors.username_taken", params={"username": username}
+        ) from None
     account = get_account(storage, account_id)
     assert account is not None
     return account
@@ -174,7 +176,9 @@ def set_credentials(storage: Storage, account: Account, username: str, password:
                 .values(username=username, username_key=username.lower(), password_hash=_hasher.hash(password))
             )
     except IntegrityError:
-        raise Conflict(f"the username {username!r} is taken") from None
+        raise Conflict(
+            f"the username {username!r} is taken", code="app:errors.username_taken", params={"username": username}
+        ) from None
     updated = get_account(storage, account.id)
     assert updated is not None
     return updated

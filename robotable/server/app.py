@@ -139,24 +139,27 @@ def manager_of(request: Request | WebSocket) -> TableManager:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Every refusal is ``{"detail": "what was wrong"}`` with a 4xx status."""
+    """Every refusal is ``{"detail": "what was wrong", "code": "app:errors.*", "params": {}}`` with a 4xx status."""
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyRequests) else None
-        return JSONResponse({"detail": exc.message}, status_code=exc.status, headers=headers)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(BadInput)
     async def bad_input(_: Request, exc: BadInput) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return JSONResponse(from_game_error(exc).body(), status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": describe_validation(exc.errors())}, status_code=422)
+        detail = describe_validation(exc.errors())
+        body = {"detail": detail, "code": "app:errors.invalid_request", "params": {"detail": detail}}
+        return JSONResponse(body, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code)
+        params = {"detail": str(exc.detail), "status": exc.status_code}
+        return JSONResponse({"detail": str(exc.detail), "code": "app:errors.http", "params": params}, exc.status_code)
 
 
 def describe_validation(errors: Any) -> str:
@@ -415,7 +418,7 @@ def add_websocket(app: FastAPI) -> None:
         try:
             rates.open_websocket(ip)
         except ApiError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, "message": exc.message})
+            await websocket.send_json(ws_error(exc))
             await websocket.close(code=4000 + exc.status)
             return
         try:
@@ -431,7 +434,7 @@ def add_websocket(app: FastAPI) -> None:
             if seat is not None:
                 manager.check_seat(live, seat, account)
         except ApiError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, "message": exc.message})
+            await websocket.send_json(ws_error(exc))
             await websocket.close(code=4000 + exc.status)
             return
         conn = Connection(websocket, table_id, seat)
@@ -448,7 +451,7 @@ def add_websocket(app: FastAPI) -> None:
                     break
                 text = message.get("text")
                 if text is None:
-                    conn.send({"type": "error", "ref": None, "status": 400, "message": "send JSON text, not binary"})
+                    conn.send(ws_error(ApiError("send JSON text, not binary"), None))
                     continue
                 reply = await handle_ws_message(manager, table_id, seat, account, text)
                 if reply is not None:
@@ -463,6 +466,18 @@ def add_websocket(app: FastAPI) -> None:
                 manager.clocks.presence(left, seat, manager.cache.connected(table_id))  # grace starts
             if seat is not None:
                 manager.cache.presence_changed(table_id)
+
+
+def ws_error(exc: ApiError, ref: Any = None) -> dict[str, Any]:
+    """A refusal over the websocket: the English ``message`` and the catalogue ``code`` and ``params``."""
+    return {
+        "type": "error",
+        "ref": ref,
+        "status": exc.status,
+        "message": exc.message,
+        "code": exc.code,
+        "params": exc.params,
+    }
 
 
 def parse_seat(value: str | None) -> int | None:
@@ -491,17 +506,27 @@ async def handle_ws_message(
         if isinstance(msg, WsPing):
             return {"type": "pong", "ref": ref}
         if seat is None:
-            raise Forbidden("spectators cannot play: connect with one of your seats (?seat=N)")
+            raise Forbidden(
+                "spectators cannot play: connect with one of your seats (?seat=N)",
+                code="app:errors.spectators_cannot_play",
+            )
         if isinstance(msg, WsMove):
             done = await manager.submit(table_id, seat, account, msg.action, msg.after)
             return {"type": "ack", "ref": ref, "moves": done["moves"]}
         done = await manager.undo(table_id, seat, account)
         return {"type": "ack", "ref": ref, **done}
     except ApiError as exc:
-        return {"type": "error", "ref": ref, "status": exc.status, "message": exc.message}
+        return ws_error(exc, ref)
     except Exception:
         log.exception("internal error on a message to table %s", table_id)
-        return {"type": "error", "ref": ref, "status": 500, "message": INTERNAL}
+        return {
+            "type": "error",
+            "ref": ref,
+            "status": 500,
+            "message": INTERNAL,
+            "code": "app:errors.internal",
+            "params": {},
+        }
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, bots: str | None = None) -> None:

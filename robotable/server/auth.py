@@ -155,7 +155,7 @@ def required_auth(request: Request) -> Auth:
     """FastAPI dependency: the request's authentication; 401 when signed out."""
     auth = authenticate(request, request.method)
     if auth is None:
-        raise Unauthorized("sign in first (or continue as a guest)")
+        raise Unauthorized("sign in first (or continue as a guest)", code="app:errors.sign_in")
     return auth
 
 

@@ -33,9 +33,13 @@ def check_text(text: str) -> str:
     """The line, trimmed: 1 to ``MAX_CHARS`` characters of text, no line breaks or control characters."""
     text = text.strip()
     if not text:
-        raise ApiError("a chat message cannot be empty")
+        raise ApiError("a chat message cannot be empty", code="app:errors.chat_empty")
     if len(text) > MAX_CHARS:
-        raise ApiError(f"a chat message is at most {MAX_CHARS} characters (this one has {len(text)})")
+        raise ApiError(
+            f"a chat message is at most {MAX_CHARS} characters (this one has {len(text)})",
+            code="app:errors.chat_too_long",
+            params={"max": MAX_CHARS, "length": len(text)},
+        )
     if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text):
         raise ApiError("a chat message is one line of text: no line breaks or control characters")
     return text
@@ -99,9 +103,11 @@ def say(
 ) -> dict[str, Any]:
     """Check and store a line from ``account`` (who plays ``seats`` at the table); the stored line."""
     if account is None:
-        raise Unauthorized("sign in to chat")
+        raise Unauthorized("sign in to chat", code="app:errors.chat_sign_in")
     if not seats:
-        raise Forbidden("only the table's players can write in its chat (spectators read it)")
+        raise Forbidden(
+            "only the table's players can write in its chat (spectators read it)", code="app:errors.chat_players_only"
+        )
     text = check_text(text)
     limits.hit(RATE, "chat", table_id, account.id, what="chat messages: slow down")
     return store_line(storage, table_id, seats[0], account, text)

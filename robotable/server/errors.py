@@ -1,4 +1,10 @@
-"""Errors the server answers with: each has an HTTP status and a message naming what was wrong."""
+"""Errors the server answers with: each has an HTTP status and a message naming what was wrong.
+
+An answer is ``{"detail": "the English message", "code": "app:errors.<key>", "params": {...}}``: ``code`` is
+a key of the message catalogue (docs/i18n.md) that the client shows as ``t(code, params)`` in the
+reader's language. A refusal without a code of its own gets its class's generic one, whose text carries
+the English detail (``params = {"detail": ...}``).
+"""
 
 from __future__ import annotations
 
@@ -15,37 +21,54 @@ INTERNAL = "internal server error: the request could not be completed (it has be
 
 
 class ApiError(Exception):
-    """A refused request: ``status`` is the HTTP status, the message says why."""
+    """A refused request: ``status`` is the HTTP status, the message says why (in English); ``code`` and
+    ``params`` say it for the catalogue (``code`` defaults to the class's generic one)."""
 
     status = 400
+    generic = "app:errors.bad_request"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.code = code or self.generic
+        self.params = dict(params) if params is not None else {}
+        if code is None:
+            self.params.setdefault("detail", message)
+
+    def body(self) -> dict[str, Any]:
+        """The JSON answer: the English ``detail``, the catalogue ``code`` and its ``params``."""
+        return {"detail": self.message, "code": self.code, "params": self.params}
 
 
 class NotFound(ApiError):
     """No such table or seat."""
 
     status = 404
+    generic = "app:errors.not_found"
 
 
 class Forbidden(ApiError):
     """A missing or wrong seat token, or a seat the requester does not hold."""
 
     status = 403
+    generic = "app:errors.forbidden"
 
 
 class Conflict(ApiError):
     """Well-formed, but not possible now: out of turn, illegal, stale, game over, undo refused."""
 
     status = 409
+    generic = "app:errors.conflict"
 
 
 def from_game_error(exc: RobotableError) -> ApiError:
     """Map an engine error to the answer: malformed input is 400, a refused move 409."""
-    if isinstance(exc, NotYourTurn | GameOver | IllegalAction):
-        return Conflict(str(exc))
+    if isinstance(exc, NotYourTurn):
+        return Conflict(str(exc), code="app:errors.not_your_turn", params={"detail": str(exc)})
+    if isinstance(exc, GameOver):
+        return Conflict(str(exc), code="app:errors.game_over")
+    if isinstance(exc, IllegalAction):
+        return Conflict(str(exc), code="app:errors.illegal", params={"detail": str(exc)})
     if isinstance(exc, BadInput):
         return ApiError(str(exc))
     return ApiError(str(exc))
@@ -55,6 +78,7 @@ class Unauthorized(ApiError):
     """Not signed in (no session cookie, an expired session, or a wrong API token)."""
 
     status = 401
+    generic = "app:errors.unauthorized"
 
 
 class TooManyRequests(ApiError):
@@ -63,7 +87,7 @@ class TooManyRequests(ApiError):
     status = 429
 
     def __init__(self, message: str, retry_after: int = 1) -> None:
-        super().__init__(message)
+        super().__init__(message, code="app:errors.rate_limited", params={"seconds": retry_after})
         self.retry_after = retry_after
 
 
@@ -93,7 +117,7 @@ class CatchAll:
             log.exception("internal error on %s %s", scope.get("method"), scope.get("path"))
             if started:
                 raise
-            body = json.dumps({"detail": INTERNAL}).encode()
+            body = json.dumps({"detail": INTERNAL, "code": "app:errors.internal", "params": {}}).encode()
             headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
             await send({"type": "http.response.start", "status": 500, "headers": headers})
             await send({"type": "http.response.body", "body": body})

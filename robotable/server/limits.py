@@ -269,7 +269,7 @@ def _replay(body: bytes, receive: Any) -> Any:
 
 
 async def _answer(send: Any, exc: ApiError) -> None:
-    body = json.dumps({"detail": exc.message}).encode()
+    body = json.dumps(exc.body()).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if exc.status in (408, 413):
         headers.append((b"connection", b"close"))

@@ -164,9 +164,12 @@ class CreatedTable(BaseModel):
 
 
 class ErrorOut(BaseModel):
-    """Every 4xx answer: what was wrong."""
+    """Every 4xx answer: what was wrong (``detail``, in English), and the same as a message catalogue key
+    (``code``, in ``app:errors.*``) with its ``params`` for the client to show in the reader's language."""
 
     detail: str
+    code: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
 
 
 # -- websocket messages (client -> server) --------------------------------------------------------

@@ -3,6 +3,7 @@
 
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, toast } from "/static/js/api.js";
+import { lang, t } from "/static/js/i18n.js";
 
 const main = document.getElementById("account-page");
 
@@ -34,51 +35,51 @@ async function draw() {
   const who = await currentAccount(true);
   const a = who.account;
   if (!a) {
-    main.replaceChildren(el("p", {}, "You are not signed in."), el("button", { type: "button", class: "primary", onclick: () => ensureAccount().then(draw, () => {}) }, "Sign in"));
+    main.replaceChildren(el("p", {}, t("app:account_page.not_signed_in")), el("button", { type: "button", class: "primary", onclick: () => ensureAccount().then(draw, () => {}) }, t("app:account.sign_in")));
     return;
   }
   const tokenBox = el("div", { id: "token-box" });
   const tokenPanel = el(
     "section",
     { class: "panel", id: "api-token" },
-    el("h3", {}, "API token"),
-    el("p", { class: "small" }, "For scripts and bots you run: send it in the header ", el("code", {}, "Authorization: Bearer <token>"), ". Never put it in a URL. It is shown once; a new one replaces the old one."),
-    el("p", { class: "small muted" }, who.has_api_token ? "You have a token." : "You have no token."),
+    el("h3", {}, t("app:account_page.token_title")),
+    el("p", { class: "small" }, t("app:account_page.token_help_before"), el("code", {}, "Authorization: Bearer <token>"), t("app:account_page.token_help_after")),
+    el("p", { class: "small muted" }, who.has_api_token ? t("app:account_page.has_token") : t("app:account_page.no_token")),
     el("div", { class: "actions" },
       el("button", { type: "button", id: "new-token", onclick: async () => {
         try {
           const answer = await api("/api/account/token", { method: "POST" });
-          tokenBox.replaceChildren(el("p", { class: "small" }, "Your new token (copy it now):"), el("div", { class: "token-box", id: "token-value" }, answer.token));
+          tokenBox.replaceChildren(el("p", { class: "small" }, t("app:account_page.new_token_value")), el("div", { class: "token-box", id: "token-value" }, answer.token));
         } catch (err) {
           toast(err.message);
         }
-      } }, "Make a new token"),
+      } }, t("app:account_page.new_token")),
       el("button", { type: "button", id: "revoke-token", onclick: async () => {
         try {
           await api("/api/account/token", { method: "DELETE" });
-          tokenBox.replaceChildren(el("p", { class: "small" }, "The token no longer works."));
+          tokenBox.replaceChildren(el("p", { class: "small" }, t("app:account_page.revoked")));
         } catch (err) {
           toast(err.message);
         }
-      } }, "Revoke"),
+      } }, t("app:account_page.revoke")),
     ),
     tokenBox,
   );
   const password = a.guest
-    ? form("set-password", "Keep this account: add a password", [["Username", { name: "username", maxlength: 24, required: true, autocomplete: "username" }], ["Password (8 or more characters)", { name: "password", type: "password", minlength: 8, maxlength: 200, required: true, autocomplete: "new-password" }]], "Save", async (username, pw) => {
+    ? form("set-password", t("app:account_page.keep_title"), [[t("app:account.username"), { name: "username", maxlength: 24, required: true, autocomplete: "username" }], [t("app:account.new_password"), { name: "password", type: "password", minlength: 8, maxlength: 200, required: true, autocomplete: "new-password" }]], t("app:common.save"), async (username, pw) => {
         await api("/api/account/password", { method: "POST", body: { username, password: pw } });
-        toast("Saved: sign in with it from any device", "info");
+        toast(t("app:account_page.saved"), "info");
         draw();
-      }, "You play as a guest. With a username and password you can sign in elsewhere; your seats and tables stay yours.")
-    : form("change-password", "Change your password", [["Current password", { type: "password", required: true, autocomplete: "current-password" }], ["New password", { type: "password", minlength: 8, maxlength: 200, required: true, autocomplete: "new-password" }]], "Change", async (current, pw) => {
+      }, t("app:account_page.keep_help"))
+    : form("change-password", t("app:account_page.change_title"), [[t("app:account_page.current_password"), { type: "password", required: true, autocomplete: "current-password" }], [t("app:account_page.new_password"), { type: "password", minlength: 8, maxlength: 200, required: true, autocomplete: "new-password" }]], t("app:account_page.change"), async (current, pw) => {
         await api("/api/account/password", { method: "POST", body: { current_password: current, password: pw } });
-        toast("Password changed; your other sessions were signed out", "info");
+        toast(t("app:account_page.changed"), "info");
       });
   main.replaceChildren(
-    el("section", { class: "panel" }, el("h2", {}, a.display_name), el("p", { class: "small muted" }, a.guest ? "Guest account" : `Username: ${a.username}`, ` · since ${new Date(a.created_at).toLocaleDateString()}`)),
-    form("rename", "Display name", [["Name", { name: "display_name", maxlength: 40, required: true, value: a.display_name }]], "Rename", async (name) => {
+    el("section", { class: "panel" }, el("h2", {}, a.display_name), el("p", { class: "small muted" }, a.guest ? t("app:account_page.guest_account") : t("app:account_page.username_is", { name: a.username }), t("app:account_page.since", { date: new Date(a.created_at).toLocaleDateString(lang) }))),
+    form("rename", t("app:account_page.display_name"), [[t("app:account_page.name"), { name: "display_name", maxlength: 40, required: true, value: a.display_name }]], t("app:account_page.rename"), async (name) => {
       await api("/api/account/name", { method: "POST", body: { display_name: name } });
-      toast("Renamed", "info");
+      toast(t("app:account_page.renamed"), "info");
       draw();
     }),
     password,

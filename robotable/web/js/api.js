@@ -2,6 +2,8 @@
 // every change sends the session's CSRF token in the X-CSRF-Token header. No credential is ever put in
 // a URL or in localStorage.
 
+import { errorText } from "/static/js/i18n.js";
+
 let whoami = null; // the answer of GET /api/account: {account, csrf}
 
 // Seat tokens of older versions lived in localStorage: they are credentials no more, so they go.
@@ -26,7 +28,9 @@ export function setCurrentAccount(answer) {
   document.dispatchEvent(new CustomEvent("account-changed", { detail: whoami }));
 }
 
-/** Call the JSON API; throws an Error whose message is the server's "detail". */
+/** Call the JSON API; throws an Error whose message is the server's answer in the page's language
+ * (t(code, params) when the answer has a catalogue code, else its English "detail"); the error keeps
+ * `status`, `detail`, `code` and `params`. */
 export async function api(path, { method = "GET", body, rawBody } = {}) {
   // rawBody: JSON text sent as is (records hold 63-bit seeds, which JavaScript numbers would round)
   const text = rawBody !== undefined ? rawBody : body === undefined ? undefined : JSON.stringify(body);
@@ -44,8 +48,12 @@ export async function api(path, { method = "GET", body, rawBody } = {}) {
   }
   if (!res.ok) {
     const detail = data && data.detail ? data.detail : `${res.status} ${res.statusText}`;
-    const err = new Error(typeof detail === "string" ? detail : JSON.stringify(detail));
+    const text = typeof detail === "string" ? detail : JSON.stringify(detail);
+    const err = new Error(errorText({ code: data && data.code, params: data && data.params, detail: text }));
     err.status = res.status;
+    err.detail = text;
+    err.code = data && data.code ? data.code : null;
+    err.params = data && data.params ? data.params : {};
     throw err;
   }
   return data;

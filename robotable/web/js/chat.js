@@ -3,6 +3,7 @@
 // (textContent through el()), never as HTML.
 
 import { api, el, toast } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 const chat = { tableId: null, box: null, lines: new Map(), muted: new Map(), account: null, canWrite: false, maxChars: 500 };
 
@@ -13,8 +14,8 @@ export function mountChat(tableId, account) {
   chat.box = document.getElementById("chat");
   if (!chat.box) return;
   const list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
-  const input = el("input", { type: "text", id: "chat-input", maxlength: 2000, placeholder: "Say something (players only)", "aria-label": "chat message" });
-  const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { type: "submit", id: "chat-send" }, "Send"));
+  const input = el("input", { type: "text", id: "chat-input", maxlength: 2000, placeholder: t("app:chat.placeholder"), "aria-label": t("app:chat.aria") });
+  const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { type: "submit", id: "chat-send" }, t("app:chat.send")));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const text = input.value;
@@ -25,13 +26,13 @@ export function mountChat(tableId, account) {
       addLine(answer.line);
     } catch (err) {
       if (!input.value) input.value = text; // give it back to edit
-      toast(`Not sent: ${err.message}`);
+      toast(t("app:chat.not_sent", { error: err.message }));
     }
   });
   chat.form = form;
   chat.list = list;
   chat.mutesBox = el("div", { class: "chat-mutes small", id: "chat-mutes" });
-  chat.box.replaceChildren(el("h3", {}, "Chat"), list, form, chat.mutesBox);
+  chat.box.replaceChildren(el("h3", {}, t("app:chat.title")), list, form, chat.mutesBox);
   setWritable(false);
 }
 
@@ -51,7 +52,7 @@ export async function loadChat() {
     for (const line of data.lines) chat.lines.set(line.idx, line);
     draw();
   } catch (err) {
-    toast(`The chat could not be loaded: ${err.message}`);
+    toast(t("app:chat.load_failed", { error: err.message }));
   }
 }
 
@@ -82,14 +83,14 @@ function draw() {
     .map((line) => {
       const mute =
         mine && line.account && line.account !== mine
-          ? el("button", { type: "button", class: "small link-button chat-mute", title: `hide ${line.name}'s messages`, dataset: { mute: line.account }, onclick: () => setMute(line.account, true) }, "mute")
+          ? el("button", { type: "button", class: "small link-button chat-mute", title: t("app:chat.hide", { name: line.name }), dataset: { mute: line.account }, onclick: () => setMute(line.account, true) }, t("app:chat.mute"))
           : null;
       return el("li", { class: "chat-line", dataset: { idx: line.idx, account: line.account || "" } }, el("span", { class: "chat-name" }, `${line.name}:`), el("span", { class: "chat-text" }, line.text), " ", mute);
     });
   const follow = chat.list.scrollHeight - chat.list.scrollTop - chat.list.clientHeight < 40;
-  chat.list.replaceChildren(...(items.length ? items : [el("li", { class: "muted small" }, "No messages yet.")]));
+  chat.list.replaceChildren(...(items.length ? items : [el("li", { class: "muted small" }, t("app:chat.none"))]));
   if (follow) chat.list.scrollTop = chat.list.scrollHeight;
   chat.mutesBox.replaceChildren(
-    ...[...chat.muted].map(([id, name]) => el("button", { type: "button", class: "small", dataset: { unmute: id }, onclick: () => setMute(id, false) }, `unmute ${name}`)),
+    ...[...chat.muted].map(([id, name]) => el("button", { type: "button", class: "small", dataset: { unmute: id }, onclick: () => setMute(id, false) }, t("app:chat.unmute", { name }))),
   );
 }

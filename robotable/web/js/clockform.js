@@ -2,19 +2,20 @@
 // data/time_control.json), live with a chosen clock, or turn-based with 1, 2 or 3 days per move.
 
 import { api, el } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 /** Draw the fields into ``box``; ``gameId()`` names the chosen game. Returns {read, refresh}. */
 export function clockFields(box, gameId) {
   const kind = el(
     "select",
-    { id: "clock-select", name: "clock", "aria-label": "time control" },
-    el("option", { value: "live" }, "Live: the game's clock"),
-    el("option", { value: "custom" }, "Live: my own clock"),
-    [1, 2, 3].map((d) => el("option", { value: `turn${d}` }, `Turn-based: ${d} day${d > 1 ? "s" : ""} per move`)),
+    { id: "clock-select", name: "clock", "aria-label": t("app:clock.aria") },
+    el("option", { value: "live" }, t("app:clock.live_default")),
+    el("option", { value: "custom" }, t("app:clock.live_custom")),
+    [1, 2, 3].map((d) => el("option", { value: `turn${d}` }, t("app:clock.turn_days", { count: d }))),
   );
-  const minutes = el("input", { type: "number", id: "clock-minutes", min: 1, max: 240, value: 10, "aria-label": "minutes on each clock" });
-  const increment = el("input", { type: "number", id: "clock-increment", min: 0, max: 600, value: 30, "aria-label": "seconds added per turn" });
-  const custom = el("span", { class: "small" }, minutes, " min + ", increment, " s per turn");
+  const minutes = el("input", { type: "number", id: "clock-minutes", min: 1, max: 240, value: 10, "aria-label": t("app:clock.minutes_aria") });
+  const increment = el("input", { type: "number", id: "clock-increment", min: 0, max: 600, value: 30, "aria-label": t("app:clock.increment_aria") });
+  const custom = el("span", { class: "small" }, minutes, t("app:clock.min_plus"), increment, t("app:clock.s_per_turn"));
   const info = el("span", { class: "muted small", id: "clock-info" });
   box.replaceChildren(el("div", { class: "form-row" }, kind, custom), info);
   const defaults = {};
@@ -30,10 +31,10 @@ export function clockFields(box, gameId) {
     }
     const d = defaults[id];
     custom.hidden = kind.value !== "custom";
-    if (kind.value === "live") info.textContent = d ? `${Math.round(d.base / 60)} min each, + ${d.increment} s per turn.` : "";
+    if (kind.value === "live") info.textContent = d ? t("app:clock.live_info", { minutes: Math.round(d.base / 60), increment: d.increment }) : "";
     else if (kind.value === "custom") info.textContent = "";
-    else info.textContent = "Each move has this long; players may come and go.";
-    info.textContent += " When a clock runs out, the others may hand that seat to a bot.";
+    else info.textContent = t("app:clock.turn_info");
+    info.textContent += ` ${t("app:clock.timeout_info")}`;
   }
 
   function read() {

@@ -104,8 +104,16 @@ export function gameName(gameId, fallback = gameId) {
   return has(`${gameId}:name`) ? t(`${gameId}:name`) : fallback;
 }
 
-/** The text of a server error answer: t(code, params) when the catalogue has the code, else its detail. */
+/** A bot level's name ("ISMCTS hard" for "ismcts:hard"), from the catalogue when it has one. */
+export function levelName(difficulty) {
+  const key = `app:difficulty.${difficulty}`;
+  return has(key) ? t(key) : difficulty;
+}
+
+/** The text of a server error answer: in English its own detail (the server writes English); in another
+ * language t(code, params) when the catalogue has the code, else the detail. */
 export function errorText(error) {
+  if (lang === FALLBACK && error && error.detail) return error.detail;
   if (error && error.code && has(error.code)) return t(error.code, error.params || {});
   return (error && (error.detail || error.message)) || t("app:errors.unknown", { status: "?" });
 }
@@ -161,5 +169,16 @@ await i18next.init({
   returnNull: false,
 });
 document.documentElement.lang = lang;
+/** Put the language switch into the page's header (before the account bar), once. */
+export function mountLanguageSwitch() {
+  const bar = document.querySelector("header.topbar");
+  if (!bar || document.getElementById("language-switch")) return;
+  const account = document.getElementById("account-bar");
+  if (account) account.before(languageSwitch());
+  else bar.append(languageSwitch());
+}
+
 const [game] = await Promise.all([currentGame(), loadNamespaces(["app"])]);
 if (game) await loadNamespaces([game]);
+translatePage();
+mountLanguageSwitch();

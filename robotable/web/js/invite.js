@@ -3,6 +3,7 @@
 
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el } from "/static/js/api.js";
+import { gameName, lang, t } from "/static/js/i18n.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const box = document.getElementById("invite");
@@ -10,15 +11,15 @@ const box = document.getElementById("invite");
 function problem(message) {
   document.body.dataset.invite = "invalid";
   box.replaceChildren(
-    el("h2", {}, "This invite link does not work"),
+    el("h2", {}, t("app:invite.broken")),
     el("p", { class: "error", id: "invite-error" }, message),
-    el("p", {}, "Nothing was changed. ", el("a", { href: "/" }, "Go to the lobby"), " to watch tables or make your own."),
+    el("p", {}, t("app:invite.nothing_changed"), el("a", { href: "/" }, t("app:invite.go_lobby")), t("app:invite.go_lobby_after")),
   );
 }
 
 async function accept() {
   try {
-    await ensureAccount("Give a name to take your seat (or sign in).");
+    await ensureAccount(t("app:invite.give_name"));
   } catch {
     return;
   }
@@ -43,17 +44,17 @@ async function main() {
   const others = table.seats.filter((s) => s.seat !== info.seat).map((s) => s.name);
   document.body.dataset.invite = "valid";
   box.replaceChildren(
-    el("h2", {}, `${info.invited_by || "Someone"} invites you to play ${table.game_name}`),
-    el("p", {}, `Seat ${info.seat + 1} of ${table.num_players}`, others.length ? `, with ${others.join(", ")}` : "", "."),
-    table.rated ? el("p", { class: "small muted" }, "This table is rated.") : null,
+    el("h2", {}, t("app:invite.invites_you", { who: info.invited_by || t("app:invite.someone"), game: gameName(table.game, table.game_name) })),
+    el("p", {}, others.length ? t("app:invite.seat_with", { n: info.seat + 1, total: table.num_players, names: others.join(t("app:common.list_sep")) }) : t("app:invite.seat_of", { n: info.seat + 1, total: table.num_players })),
+    table.rated ? el("p", { class: "small muted" }, t("app:invite.rated")) : null,
     info.your_seats.length
-      ? el("p", { class: "error" }, `You already play seat ${info.your_seats[0] + 1} at this table: send this link to the person it is for.`)
+      ? el("p", { class: "error" }, t("app:invite.already", { n: info.your_seats[0] + 1 }))
       : el(
           "button",
           { type: "button", class: "primary", id: "accept-invite", onclick: accept },
-          account ? `Take seat ${info.seat + 1} as ${account.display_name}` : `Take seat ${info.seat + 1}`,
+          account ? t("app:invite.take_as", { n: info.seat + 1, name: account.display_name }) : t("app:invite.take", { n: info.seat + 1 }),
         ),
-    el("p", { class: "small muted" }, `The link works once, until ${new Date(info.expires_at).toLocaleString()}.`),
+    el("p", { class: "small muted" }, t("app:invite.works_until", { date: new Date(info.expires_at).toLocaleString(lang) })),
   );
 }
 

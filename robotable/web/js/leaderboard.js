@@ -1,6 +1,9 @@
 // A game's leaderboard: people and bots (with their level), best first by mu - 3 sigma.
 
 import { api, el } from "/static/js/api.js";
+import { gameName, loadAllNamespaces, t } from "/static/js/i18n.js";
+
+await loadAllNamespaces(); // the games' names
 
 const $ = (id) => document.getElementById(id);
 
@@ -8,7 +11,7 @@ async function main() {
   const games = await api("/api/games");
   const parts = location.pathname.split("/").filter(Boolean);
   const game = parts.length > 1 ? decodeURIComponent(parts[1]) : games[0].id;
-  $("game-tabs").replaceChildren(...games.map((g) => el("a", { class: `button${g.id === game ? " active" : ""}`, href: `/leaderboard/${g.id}` }, g.name)));
+  $("game-tabs").replaceChildren(...games.map((g) => el("a", { class: `button${g.id === game ? " active" : ""}`, href: `/leaderboard/${g.id}` }, gameName(g.id, g.name))));
   let board;
   try {
     board = await api(`/api/leaderboard/${encodeURIComponent(game)}`);
@@ -16,10 +19,11 @@ async function main() {
     $("board").replaceChildren(el("p", { class: "error" }, err.message));
     return;
   }
-  document.title = `${board.game_name} leaderboard · Robotable`;
-  $("board-title").textContent = `${board.game_name} leaderboard`;
+  const title = t("app:leaderboard.of_game", { game: gameName(game, board.game_name) });
+  document.title = t("app:title.suffix", { name: title });
+  $("board-title").textContent = title;
   if (!board.entries.length) {
-    $("board").replaceChildren(el("p", { class: "muted" }, "Nobody is rated yet: finish a rated table (accounts, not hotseat)."));
+    $("board").replaceChildren(el("p", { class: "muted" }, t("app:leaderboard.nobody")));
     return;
   }
   const rows = board.entries.map((e) =>
@@ -27,7 +31,7 @@ async function main() {
       "tr",
       { class: e.kind === "bot" ? "bot-entry" : "", dataset: { entry: e.entry } },
       el("td", { class: "num" }, e.rank),
-      el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, "bot"), " ", e.name]),
+      el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, t("app:leaderboard.bot")), " ", e.name]),
       el("td", { class: "num" }, e.ordinal.toFixed(1)),
       el("td", { class: "num" }, e.mu.toFixed(1)),
       el("td", { class: "num" }, e.sigma.toFixed(2)),
@@ -35,7 +39,7 @@ async function main() {
       el("td", { class: "num" }, e.wins),
     ),
   );
-  const head = ["#", "Player", "Rating", "μ", "σ", "Games", "Wins"].map((h, i) => el("th", { class: i === 1 ? "" : "num" }, h));
+  const head = ["#", t("app:leaderboard.player"), t("app:leaderboard.rating"), "μ", "σ", t("app:leaderboard.games_col"), t("app:leaderboard.wins")].map((h, i) => el("th", { class: i === 1 ? "" : "num" }, h));
   $("board").replaceChildren(el("table", { class: "board-table", id: "leaderboard" }, el("thead", {}, el("tr", {}, head)), el("tbody", {}, rows)));
 }
 

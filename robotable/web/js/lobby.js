@@ -1,8 +1,13 @@
-// The lobby: create a table (game, players, options, seats), list tables, join, watch, replay.
+// The lobby: create a table (game, players, options, seats), list tables grouped (yours, open to join,
+// being played, finished), join, watch, replay. Every text comes from the catalogue (docs/i18n.md).
 
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
+import { clockLabel } from "/static/js/turn.js";
+import { gameName, has, levelName, loadAllNamespaces, t } from "/static/js/i18n.js";
+
+await loadAllNamespaces(); // every game's name and option labels
 
 const state = { games: [], difficulties: [], editor: null, clock: null };
 
@@ -13,7 +18,16 @@ function game() {
 }
 
 function difficultyLabel(d) {
-  return d.available ? d.difficulty : `${d.difficulty} (not available yet: plays as ${d.agent})`;
+  return d.available ? levelName(d.difficulty) : t("app:lobby.difficulty_unavailable", { difficulty: levelName(d.difficulty), agent: levelName(d.agent) });
+}
+
+/** An option's label and description in this language (the game's catalogue), else its name and hint. */
+function optionText(g, opt) {
+  const key = `${g.id}:options.${opt.name}`;
+  return {
+    label: has(`${key}.label`) ? t(`${key}.label`) : opt.name,
+    description: has(`${key}.description`) ? t(`${key}.description`) : opt.description,
+  };
 }
 
 function renderPlayers() {
@@ -24,7 +38,7 @@ function renderPlayers() {
   for (let n = g.min_players; n <= g.max_players; n++) {
     select.append(el("option", { value: n, selected: n === Math.min(Math.max(previous, g.min_players), g.max_players) }, n));
   }
-  $("game-info").textContent = `${g.name}: ${g.min_players}–${g.max_players} players.`;
+  $("game-info").textContent = t("app:lobby.game_info", { name: gameName(g.id, g.name), min: g.min_players, max: g.max_players });
   renderOptions();
   renderSeats();
 }
@@ -37,7 +51,8 @@ function renderOptions() {
   for (const opt of g.options) {
     let input;
     if (opt.choices) {
-      input = el("select", { name: opt.name }, opt.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === opt.default }, String(c))));
+      const valueName = (c) => (has(`${g.id}:options.${opt.name}.values.${c}`) ? t(`${g.id}:options.${opt.name}.values.${c}`) : String(c));
+      input = el("select", { name: opt.name }, opt.choices.map((c) => el("option", { value: JSON.stringify(c), selected: c === opt.default }, valueName(c))));
     } else if (typeof opt.default === "boolean") {
       input = el("input", { type: "checkbox", name: opt.name, checked: opt.default });
     } else if (typeof opt.default === "number") {
@@ -46,7 +61,18 @@ function renderOptions() {
       input = el("input", { type: "text", name: opt.name, value: opt.default ?? "" });
     }
     input.dataset.option = opt.name;
-    box.append(el("label", { class: "option", title: opt.description }, `${opt.name} `, input, el("span", { class: "muted small" }, ` ${opt.description}`)));
+    const text = optionText(g, opt);
+    input.setAttribute("aria-describedby", `option-help-${opt.name}`);
+    box.append(
+      el(
+        "label",
+        { class: "option", dataset: { optionName: opt.name } },
+        el("span", { class: "option-label" }, text.label),
+        " ",
+        input,
+        el("span", { class: "muted small option-help", id: `option-help-${opt.name}` }, text.description),
+      ),
+    );
   }
   addOptionsEditor(g);
 }
@@ -74,21 +100,21 @@ function renderSeats() {
     const prev = old[i] || { kind: i === 0 ? "human" : "bot", difficulty: "heuristic", name: "" };
     const kind = el(
       "select",
-      { name: "kind", "aria-label": `seat ${i + 1} kind` },
-      el("option", { value: "human", selected: prev.kind === "human" }, "Person"),
-      el("option", { value: "open", selected: prev.kind === "open" }, "Open seat"),
-      el("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"),
+      { name: "kind", "aria-label": t("app:lobby.seat_kind", { n: i + 1 }) },
+      el("option", { value: "human", selected: prev.kind === "human" }, t("app:lobby.kind_human")),
+      el("option", { value: "open", selected: prev.kind === "open" }, t("app:lobby.kind_open")),
+      el("option", { value: "bot", selected: prev.kind === "bot" }, t("app:lobby.kind_bot")),
     );
     const difficulty = el(
       "select",
-      { name: "difficulty", "aria-label": `seat ${i + 1} difficulty` },
+      { name: "difficulty", "aria-label": t("app:lobby.seat_difficulty", { n: i + 1 }) },
       state.difficulties.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === prev.difficulty }, difficultyLabel(d))),
     );
-    const name = el("input", { name: "name", type: "text", maxlength: 40, placeholder: `Player ${i + 1}`, value: prev.name });
-    const row = el("div", { class: "seat-row", dataset: { seat: i } }, el("span", { class: "seat-no" }, `Seat ${i + 1}`), kind, difficulty, name);
+    const name = el("input", { name: "name", type: "text", maxlength: 40, placeholder: t("app:lobby.player_n", { n: i + 1 }), value: prev.name, "aria-label": t("app:lobby.seat_name", { n: i + 1 }) });
+    const row = el("div", { class: "seat-row", dataset: { seat: i } }, el("span", { class: "seat-no" }, t("app:seat.name", { n: i + 1 })), kind, difficulty, name);
     const sync = () => {
       difficulty.hidden = kind.value !== "bot";
-      name.placeholder = kind.value === "bot" ? `Bot ${i + 1}` : `Player ${i + 1}`;
+      name.placeholder = kind.value === "bot" ? t("app:lobby.bot_n", { n: i + 1 }) : t("app:lobby.player_n", { n: i + 1 });
     };
     kind.addEventListener("change", sync);
     sync();
@@ -123,7 +149,7 @@ async function createTable(event) {
   });
   const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read(), hotseat: $("hotseat").checked };
   try {
-    await ensureAccount("Sign in (or just give a name) to make a table.");
+    await ensureAccount(t("app:lobby.sign_in_to_create"));
   } catch {
     return;
   }
@@ -133,7 +159,7 @@ async function createTable(event) {
     showCreated(created);
     loadTables();
   } catch (err) {
-    toast(`Could not create the table: ${err.message}`);
+    toast(t("app:lobby.create_failed", { error: err.message }));
   } finally {
     $("create-button").disabled = false;
   }
@@ -152,38 +178,42 @@ async function showCreated(created) {
     return el(
       "div",
       { class: "invite" },
-      el("span", {}, `${created.table.seats[seat].name} (seat ${seat + 1})`),
+      el("span", {}, t("app:lobby.invite_for", { name: created.table.seats[seat].name, n: seat + 1 })),
       input,
-      el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url).then(() => toast("Link copied", "info")) }, "Copy"),
+      el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("app:lobby.link_copied"), "info")) }, t("app:common.copy")),
     );
   });
-  box.replaceChildren(
-    el("h3", {}, `Table ${id} is ready`),
-    seats.length
-      ? el("p", { class: "small" }, "Send each invite link to its player. A link works once, for a week: whoever opens it takes that seat (you cannot play it). Lost one? Make a new one from the table page.")
-      : null,
-    created.table.hotseat ? el("p", { class: "small" }, "Hotseat: you play every person seat from this device. This table is not rated.") : null,
+  // replaceChildren writes null as the text "null": only the parts there are (issue 17 item 6)
+  const parts = [
+    el("h3", {}, t("app:lobby.ready", { id })),
+    seats.length ? el("p", { class: "small" }, t("app:lobby.invite_help")) : null,
+    created.table.hotseat ? el("p", { class: "small" }, t("app:lobby.hotseat_note")) : null,
     ...rows,
     el(
       "div",
       { class: "actions" },
-      el("a", { class: "button primary", id: "go-table", href: first === null ? `/table/${id}` : `/table/${id}?seat=${first}` }, first === null ? "Watch the table" : "Go to the table"),
+      el("a", { class: "button primary", id: "go-table", href: first === null ? `/table/${id}` : `/table/${id}?seat=${first}` }, first === null ? t("app:lobby.watch_table") : t("app:lobby.go_table")),
     ),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
 function seatBadge(seat) {
   const cls = seat.kind === "bot" || seat.handed_to_bot ? "bot" : seat.kind;
-  const bot = seat.kind === "bot" || seat.handed_to_bot ? ` · bot ${seat.agent}${seat.agent !== seat.difficulty ? ` (asked: ${seat.difficulty})` : ""}` : "";
-  const on = seat.connected ? " ●" : "";
-  return el("span", { class: `seat-badge ${cls}` }, `${seat.name}${bot}${on}`);
+  let bot = "";
+  if (seat.kind === "bot" || seat.handed_to_bot) {
+    bot = ` · ${t("app:lobby.bot_badge", { agent: levelName(seat.agent) })}`;
+    if (seat.agent !== seat.difficulty) bot += ` (${t("app:lobby.bot_asked", { difficulty: levelName(seat.difficulty) })})`;
+  }
+  const on = seat.connected ? el("span", { class: "online-dot", title: t("app:lobby.online"), "aria-label": t("app:lobby.online") }, " ●") : null;
+  return el("span", { class: `seat-badge ${cls}` }, `${seat.name}${bot}`, on);
 }
 
 async function claim(table, seat) {
   try {
-    await ensureAccount("Sign in (or just give a name) to take a seat.");
+    await ensureAccount(t("app:lobby.sign_in_to_claim"));
   } catch {
     return;
   }
@@ -191,7 +221,7 @@ async function claim(table, seat) {
     await api(`/api/tables/${table.id}/seats/${seat}/claim`, { method: "POST" });
     location.href = `/table/${table.id}?seat=${seat}`;
   } catch (err) {
-    toast(`Could not take the seat: ${err.message}`);
+    toast(t("app:lobby.claim_failed", { error: err.message }));
     loadTables();
   }
 }
@@ -200,24 +230,24 @@ function tableRow(table, account) {
   const held = mySeats(table, account);
   const actions = [];
   if (held.length && table.status !== "finished") {
-    actions.push(el("a", { class: "button primary", href: `/table/${table.id}?seat=${held[0]}` }, "Play"));
+    actions.push(el("a", { class: "button primary", href: `/table/${table.id}?seat=${held[0]}` }, t("app:lobby.play")));
   }
   for (const seat of table.seats) {
-    if (seat.kind === "open") actions.push(el("button", { type: "button", onclick: () => claim(table, seat.seat) }, `Take seat ${seat.seat + 1}`));
+    if (seat.kind === "open") actions.push(el("button", { type: "button", onclick: () => claim(table, seat.seat) }, t("app:lobby.take_seat", { n: seat.seat + 1 })));
   }
-  actions.push(el("a", { class: "button", href: `/table/${table.id}?watch=1` }, table.status === "finished" ? "Final position" : "Watch"));
-  if (table.status === "finished") actions.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Replay"));
-  const status = table.status === "finished" ? "finished" : table.status === "open" ? "waiting for players" : `move ${table.moves}`;
+  actions.push(el("a", { class: "button", href: `/table/${table.id}?watch=1` }, table.status === "finished" ? t("app:lobby.final_position") : t("app:lobby.watch")));
+  if (table.status === "finished") actions.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:lobby.replay")));
+  const status = { finished: t("app:lobby.status_finished"), open: t("app:lobby.status_open"), expired: t("app:lobby.status_expired") }[table.status] || t("app:lobby.status_move", { n: table.moves });
   return el(
     "div",
     { class: `table-row ${table.status}`, dataset: { table: table.id } },
     el(
       "div",
       { class: "table-title" },
-      el("strong", {}, table.game_name),
+      el("strong", {}, gameName(table.game, table.game_name)),
       el("span", { class: `status ${table.status}` }, status),
-      table.clock ? el("span", { class: "muted small" }, table.clock.control.label) : null,
-      table.hotseat ? el("span", { class: "tag hotseat", title: "several seats played on one device" }, "hotseat · unrated") : null,
+      table.clock ? el("span", { class: "muted small" }, clockLabel(table.clock.control)) : null,
+      table.hotseat ? el("span", { class: "tag hotseat", title: t("app:lobby.hotseat_title") }, t("app:lobby.hotseat_tag")) : null,
       el("code", { class: "muted small" }, table.id),
     ),
     el("div", { class: "table-seats" }, table.seats.map(seatBadge)),
@@ -236,13 +266,38 @@ function filterParams() {
   return params;
 }
 
+/** Which lobby section a table goes in: yours (unfinished), open to join, being played, finished. */
+function sectionOf(table, account) {
+  if (table.status === "finished" || table.status === "expired") return "finished";
+  if (mySeats(table, account).length) return "mine";
+  if (table.status === "open" || table.seats.some((s) => s.kind === "open")) return "open";
+  return "running";
+}
+
+const SECTIONS = ["mine", "open", "running", "finished"];
+
 async function loadTables() {
   try {
     const [tables, who] = await Promise.all([api(`/api/tables?${filterParams()}`), currentAccount()]);
     const list = $("tables-list");
-    list.replaceChildren(...(tables.length ? tables.map((t) => tableRow(t, who.account)) : [el("p", { class: "muted" }, "No tables match: create one.")]));
+    if (!tables.length) {
+      list.replaceChildren(el("p", { class: "muted" }, t("app:lobby.no_tables")));
+      return;
+    }
+    const groups = Object.fromEntries(SECTIONS.map((s) => [s, []]));
+    for (const table of tables) groups[sectionOf(table, who.account)].push(table);
+    list.replaceChildren(
+      ...SECTIONS.filter((s) => groups[s].length).map((s) =>
+        el(
+          "section",
+          { class: `table-group group-${s}`, dataset: { group: s }, "aria-labelledby": `group-${s}` },
+          el("h3", { id: `group-${s}`, class: "group-title" }, t(`app:lobby.section_${s}`), " ", el("span", { class: "muted small" }, t("app:lobby.section_count", { count: groups[s].length }))),
+          groups[s].map((table) => tableRow(table, who.account)),
+        ),
+      ),
+    );
   } catch (err) {
-    const text = err.status === 401 ? "Sign in to list your own tables." : `Could not load the tables: ${err.message}`;
+    const text = err.status === 401 ? t("app:lobby.sign_in_mine") : t("app:lobby.load_failed", { error: err.message });
     $("tables-list").replaceChildren(el("p", { class: err.status === 401 ? "muted" : "error" }, text));
   }
 }
@@ -251,11 +306,11 @@ async function main() {
   try {
     [state.games, state.difficulties] = await Promise.all([api("/api/games"), api("/api/difficulties")]);
   } catch (err) {
-    toast(`The server does not answer: ${err.message}`);
+    toast(t("app:lobby.no_server", { error: err.message }));
     return;
   }
   const select = $("game-select");
-  for (const g of state.games) select.append(el("option", { value: g.id, selected: g.id === "tf22-reload" }, g.name));
+  for (const g of state.games) select.append(el("option", { value: g.id, selected: g.id === "tf22-reload" }, gameName(g.id, g.name)));
   select.addEventListener("change", renderPlayers);
   state.clock = clockFields($("clock-fields"), () => select.value);
   select.addEventListener("change", () => state.clock.refresh());
@@ -267,7 +322,7 @@ async function main() {
     if (state.editor && ev.target.dataset.option) state.editor.refresh();
   });
   $("create-form").addEventListener("submit", createTable);
-  for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, g.name));
+  for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, gameName(g.id, g.name)));
   $("table-filters").addEventListener("change", loadTables);
   document.addEventListener("account-changed", loadTables);
   renderPlayers();

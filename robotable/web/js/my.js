@@ -1,7 +1,10 @@
 // "My tables": the signed-in account's unfinished tables, those waiting for it first.
 
 import { api, el } from "/static/js/api.js";
-import { clockTag, setClock } from "/static/js/turn.js";
+import { gameName, loadAllNamespaces, t } from "/static/js/i18n.js";
+import { clockLabel, clockTag, setClock } from "/static/js/turn.js";
+
+await loadAllNamespaces(); // the games' names
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,13 +19,13 @@ function row(table) {
     el(
       "div",
       { class: "table-title" },
-      el("strong", {}, table.game_name),
-      table.your_turn ? el("span", { class: "tag turn" }, "your move") : el("span", { class: "muted small" }, "waiting for the others"),
-      table.clock ? el("span", { class: "muted small" }, table.clock.control.label) : null,
+      el("strong", {}, gameName(table.game, table.game_name)),
+      table.your_turn ? el("span", { class: "tag turn" }, t("app:my.your_move")) : el("span", { class: "muted small" }, t("app:my.waiting")),
+      table.clock ? el("span", { class: "muted small" }, clockLabel(table.clock.control)) : null,
       clock,
     ),
     el("div", { class: "table-seats" }, table.seats.map((s) => el("span", { class: "seat-badge" }, s.name))),
-    el("div", { class: "table-actions" }, el("a", { class: `button${table.your_turn ? " primary" : ""}`, href: `/table/${table.id}?seat=${seat}` }, "Play")),
+    el("div", { class: "table-actions" }, el("a", { class: `button${table.your_turn ? " primary" : ""}`, href: `/table/${table.id}?seat=${seat}` }, t("app:lobby.play"))),
   );
 }
 
@@ -30,11 +33,11 @@ async function load() {
   try {
     const tables = await api("/api/my/tables");
     const waiting = tables.filter((t) => t.your_turn).length;
-    document.title = waiting ? `(${waiting}) My tables · Robotable` : "My tables · Robotable";
-    $("my-tables").replaceChildren(...(tables.length ? tables.map(row) : [el("p", { class: "muted" }, "No unfinished tables: create or join one in the lobby.")]));
+    document.title = waiting ? t("app:my.title_waiting", { n: waiting }) : t("app:my.title_plain");
+    $("my-tables").replaceChildren(...(tables.length ? tables.map(row) : [el("p", { class: "muted" }, t("app:my.none"))]));
   } catch (err) {
-    const text = err.status === 401 ? "Sign in (in the lobby) to see your tables." : `Could not load your tables: ${err.message}`;
-    $("my-tables").replaceChildren(el("p", { class: err.status === 401 ? "muted" : "error" }, text, " ", el("a", { href: "/" }, "Lobby")));
+    const text = err.status === 401 ? t("app:my.sign_in") : t("app:my.load_failed", { error: err.message });
+    $("my-tables").replaceChildren(el("p", { class: err.status === 401 ? "muted" : "error" }, text, " ", el("a", { href: "/" }, t("app:nav.lobby"))));
   }
 }
 

@@ -1,12 +1,15 @@
 // A profile: games played and won per game, ratings, recent tables with links to their replays.
 
 import { api, el } from "/static/js/api.js";
+import { gameName, lang, loadAllNamespaces, t } from "/static/js/i18n.js";
+
+await loadAllNamespaces(); // the games' names
 
 const $ = (id) => document.getElementById(id);
 const accountId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 
 function rating(r) {
-  if (!r) return "unrated";
+  if (!r) return t("app:profile.unrated");
   return `${r.ordinal.toFixed(1)} (μ ${r.mu.toFixed(1)}, σ ${r.sigma.toFixed(2)}) · #${r.rank}`;
 }
 
@@ -15,22 +18,22 @@ async function main() {
   try {
     profile = await api(`/api/profiles/${encodeURIComponent(accountId)}`);
   } catch (err) {
-    $("profile-name").textContent = "No such profile";
+    $("profile-name").textContent = t("app:profile.none_such");
     $("profile-info").replaceChildren(el("span", { class: "error" }, err.message));
     $("profile-games").replaceChildren();
     return;
   }
   const name = profile.account.display_name;
-  document.title = `${name} · Robotable`;
+  document.title = t("app:title.suffix", { name });
   $("profile-name").textContent = name;
-  $("profile-info").textContent = profile.account.guest ? "Guest account" : "";
+  $("profile-info").textContent = profile.account.guest ? t("app:profile.guest") : "";
   const games = Object.entries(profile.games);
   $("profile-games").replaceChildren(
     games.length
       ? el(
           "table",
           { class: "board-table", id: "games-table" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "num" }, "Played"), el("th", { class: "num" }, "Won"), el("th", { class: "num" }, "Average place"), el("th", {}, "Rating"))),
+          el("thead", {}, el("tr", {}, el("th", {}, t("app:profile.game")), el("th", { class: "num" }, t("app:profile.played")), el("th", { class: "num" }, t("app:profile.won")), el("th", { class: "num" }, t("app:profile.average_place")), el("th", {}, t("app:profile.rating")))),
           el(
             "tbody",
             {},
@@ -38,7 +41,7 @@ async function main() {
               el(
                 "tr",
                 { dataset: { game } },
-                el("td", {}, el("a", { href: `/leaderboard/${game}` }, g.game_name)),
+                el("td", {}, el("a", { href: `/leaderboard/${game}` }, gameName(game, g.game_name))),
                 el("td", { class: "num" }, g.played),
                 el("td", { class: "num" }, g.won),
                 el("td", { class: "num" }, g.average_place ?? "–"),
@@ -47,26 +50,26 @@ async function main() {
             ),
           ),
         )
-      : el("p", { class: "muted" }, "No finished games yet."),
+      : el("p", { class: "muted" }, t("app:profile.no_games")),
   );
   $("profile-recent").replaceChildren(
     profile.recent.length
       ? el(
           "ul",
           { class: "recent" },
-          profile.recent.map((t) =>
+          profile.recent.map((row) =>
             el(
               "li",
-              { dataset: { table: t.table } },
-              `${t.game_name} · ${t.num_players} players · `,
-              t.hotseat ? "hotseat · " : t.rated ? "rated · " : "unrated · ",
-              t.won ? el("strong", {}, "won") : `place ${t.place ?? "?"}`,
-              ` · ${new Date(t.finished_at).toLocaleString()} · `,
-              el("a", { href: t.replay }, "replay"),
+              { dataset: { table: row.table } },
+              `${gameName(row.game, row.game_name)} · ${t("app:seat.players", { count: row.num_players })} · `,
+              `${row.hotseat ? t("app:profile.hotseat") : row.rated ? t("app:profile.rated") : t("app:profile.unrated_table")} · `,
+              row.won ? el("strong", {}, t("app:profile.won_tag")) : t("app:profile.place", { n: row.place ?? "?" }),
+              ` · ${new Date(row.finished_at).toLocaleString(lang)} · `,
+              el("a", { href: row.replay }, t("app:profile.replay")),
             ),
           ),
         )
-      : el("p", { class: "muted" }, "No finished tables yet."),
+      : el("p", { class: "muted" }, t("app:profile.no_tables")),
   );
 }
 

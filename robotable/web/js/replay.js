@@ -2,6 +2,7 @@
 // record, step by step. The server sends each step as that seat saw it (views and visible events).
 
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
+import { gameName, loadNamespaces, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -20,7 +21,7 @@ function show(index) {
   rp.index = Math.max(0, Math.min(index, steps.length - 1));
   const step = steps[rp.index];
   $("slider").value = rp.index;
-  $("step-label").textContent = `move ${rp.index} of ${steps.length - 1}`;
+  $("step-label").textContent = t("app:replay.move_of", { n: rp.index, total: steps.length - 1 });
   document.body.dataset.step = rp.index;
   rp.renderer.render($("board"), { view: step.view, legal: [], seat: rp.seat, names: rp.names, act: () => {}, replay: true });
   const describe = rp.renderer.describeEvent || ((e) => e.type);
@@ -30,10 +31,10 @@ function show(index) {
     .filter(([, text]) => text !== null && text !== undefined && text !== "") // a renderer may leave an event out
     .map(([e, text]) => el("li", { class: `ev${e.move === rp.index ? " current" : ""}` }, el("span", { class: "move-no" }, e.move), " ", text));
   const list = $("log");
-  list.replaceChildren(el("li", { class: "muted" }, "The game starts."), ...items);
+  list.replaceChildren(el("li", { class: "muted" }, t("app:table.game_starts")), ...items);
   list.scrollTop = list.scrollHeight;
   if (rp.index === steps.length - 1 && rp.data.result && rp.renderer.renderResult) {
-    $("board").append(el("section", { class: "panel end-inline" }, el("h3", {}, "Result"), rp.renderer.renderResult(rp.data.result, step.view, rp.names)));
+    $("board").append(el("section", { class: "panel end-inline" }, el("h3", {}, t("app:replay.result")), rp.renderer.renderResult(rp.data.result, step.view, rp.names)));
   }
 }
 
@@ -41,10 +42,10 @@ function togglePlay() {
   if (rp.timer) {
     clearInterval(rp.timer);
     rp.timer = null;
-    $("play").textContent = "Play";
+    $("play").textContent = t("app:replay.play");
     return;
   }
-  $("play").textContent = "Pause";
+  $("play").textContent = t("app:replay.pause");
   rp.timer = setInterval(() => {
     if (rp.index >= rp.data.steps.length - 1) togglePlay();
     else show(rp.index + 1);
@@ -53,14 +54,16 @@ function togglePlay() {
 
 async function start(data) {
   rp.data = data;
+  await loadNamespaces([data.game]); // an uploaded record names its game only now
   rp.renderer = await rendererFor(data.game);
-  rp.names = data.table ? data.table.seats.map((s) => s.name) : Array.from({ length: data.num_players }, (_, i) => `Seat ${i + 1}`);
-  $("replay-title").textContent = `Replay · ${data.game_name}${data.table ? ` · table ${data.table.id}` : ""}`;
-  const who = data.seat === null || data.seat === undefined ? "a spectator" : rp.names[data.seat];
+  rp.names = data.table ? data.table.seats.map((s) => s.name) : Array.from({ length: data.num_players }, (_, i) => t("app:seat.name", { n: i + 1 }));
+  const game = gameName(data.game, data.game_name);
+  $("replay-title").textContent = data.table ? t("app:replay.heading_table", { game, id: data.table.id }) : t("app:replay.heading", { game });
+  const who = data.seat === null || data.seat === undefined ? t("app:replay.a_spectator") : rp.names[data.seat];
   $("replay-info").replaceChildren(
-    el("h3", {}, data.game_name),
-    el("p", { class: "small" }, `${data.num_players} players · ${data.steps.length - 1} moves · watched as ${who} (only what ${who} could see at each step).`),
-    ...(data.table ? [el("p", {}, el("a", { href: `/table/${data.table.id}?watch=1` }, "Final table"))] : []),
+    el("h3", {}, game),
+    el("p", { class: "small" }, t("app:replay.info", { players: t("app:seat.players", { count: data.num_players }), moves: data.steps.length - 1, who })),
+    ...(data.table ? [el("p", {}, el("a", { href: `/table/${data.table.id}?watch=1` }, t("app:replay.final_table")))] : []),
   );
   $("step-controls").hidden = false;
   $("slider").max = data.steps.length - 1;
@@ -75,7 +78,7 @@ async function loadTable() {
     rp.seat = seats.length ? seats[0] : null;
     await start(await api(`/api/tables/${encodeURIComponent(tableId)}/replay${q}`));
   } catch (err) {
-    $("board").replaceChildren(el("p", { class: "error" }, `No replay: ${err.message}`), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));
+    $("board").replaceChildren(el("p", { class: "error" }, t("app:replay.none", { error: err.message })), el("p", {}, el("a", { href: "/" }, t("app:common.back_to_lobby"))));
   }
 }
 
@@ -87,14 +90,14 @@ async function loadUpload() {
   try {
     record = JSON.parse(text); // only to offer its seats: the file itself is sent as is
   } catch (err) {
-    toast(`That file is not JSON: ${err.message}`);
+    toast(t("app:replay.not_json", { error: err.message }));
     return;
   }
   rp.uploaded = text;
   const select = $("record-seat");
   const previous = select.value;
   if (Number.isInteger(record.num_players)) {
-    select.replaceChildren(el("option", { value: "" }, "spectator"), ...Array.from({ length: record.num_players }, (_, i) => el("option", { value: i, selected: String(i) === previous }, `seat ${i + 1}`)));
+    select.replaceChildren(el("option", { value: "" }, t("app:replay.spectator")), ...Array.from({ length: record.num_players }, (_, i) => el("option", { value: i, selected: String(i) === previous }, t("app:replay.seat", { n: i + 1 }))));
   }
   await replayUploaded();
 }
@@ -107,7 +110,7 @@ async function replayUploaded() {
     const rawBody = `{"record": ${rp.uploaded}, "seat": ${rp.seat === null ? "null" : rp.seat}}`;
     await start(await api("/api/replays", { method: "POST", rawBody }));
   } catch (err) {
-    toast(`This record cannot be replayed: ${err.message}`);
+    toast(t("app:replay.cannot", { error: err.message }));
   }
 }
 

@@ -2,13 +2,14 @@
 // rating changes it made (rated tables only).
 
 import { api, el } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 /** The notes and rating changes of a finished table, filled in when the server answers. */
 export function resultExtras(table) {
   const box = el("div", { class: "result-extras", id: "result-extras" });
   const notes = table.clock ? table.clock.notes : [];
   if (notes.length) {
-    box.append(el("ul", { class: "small notes", id: "seat-notes" }, notes.map((n) => el("li", {}, `Move ${n.move}: ${n.detail}`))));
+    box.append(el("ul", { class: "small notes", id: "seat-notes" }, notes.map((n) => el("li", {}, t("app:result.note", { move: n.move, detail: n.detail })))));
   }
   api(`/api/tables/${table.id}/ratings`)
     .then((answer) => {
@@ -17,7 +18,7 @@ export function resultExtras(table) {
         const delta = c.after.ordinal - c.before.ordinal;
         return el("li", {}, `${c.label}: ${c.after.ordinal.toFixed(1)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
       });
-      box.append(el("div", { class: "small" }, el("strong", {}, "Ratings "), el("a", { href: `/leaderboard/${table.game}` }, "leaderboard"), el("ul", { id: "rating-changes" }, items)));
+      box.append(el("div", { class: "small" }, el("strong", {}, t("app:result.ratings")), el("a", { href: `/leaderboard/${table.game}` }, t("app:result.leaderboard")), el("ul", { id: "rating-changes" }, items)));
     })
     .catch(() => {});
   return box;

@@ -4,6 +4,7 @@
 // time left at the server's "now", and the page counts down from the moment it received it.
 
 import { el } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 const SOUND_KEY = "robotable.sound";
 const FAVICON = "/static/favicon.svg";
@@ -39,12 +40,12 @@ export function mayHandOver(table, seat) {
   return c.left <= 0 || (c.away !== null && c.away <= 0 && !s.connected);
 }
 
-/** "4:59", "1 d 23 h", "-0:03" */
+/** "4:59", "1 d 23 h", "-0:03" (in the page's language) */
 export function formatDuration(ms) {
   const sign = ms < 0 ? "-" : "";
   const total = Math.floor(Math.abs(ms) / 1000);
-  if (total >= 86400) return `${sign}${Math.floor(total / 86400)} d ${Math.floor((total % 86400) / 3600)} h`;
-  if (total >= 3600) return `${sign}${Math.floor(total / 3600)} h ${Math.floor((total % 3600) / 60)} min`;
+  if (total >= 86400) return t("app:clock.days_hours", { sign, d: Math.floor(total / 86400), h: Math.floor((total % 86400) / 3600) });
+  if (total >= 3600) return t("app:clock.hours_minutes", { sign, h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60) });
   return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
 
@@ -63,17 +64,29 @@ function paint(node) {
   }
   node.hidden = false;
   let text = formatDuration(c.left);
-  if (c.away !== null) text += ` · away ${formatDuration(c.away)}`;
+  if (c.away !== null) text += ` · ${t("app:clock.away", { time: formatDuration(c.away) })}`;
   node.textContent = text;
   node.classList.toggle("running", c.running);
   node.classList.toggle("out", c.left <= 0);
   node.classList.toggle("low", c.running && c.left > 0 && c.left < 30_000);
-  node.title = c.running ? "this clock is running" : "this clock is stopped";
+  node.title = c.running ? t("app:clock.running") : t("app:clock.stopped");
 }
 
-/** The time control as a short label ("5 min + 20 s", "2 days per move"). */
+/** A time control ({kind, base, increment} or {kind: "turn", days}) as a short label: "5 min + 20 s",
+ * "2 days per move" (the server's English `label` is the fallback). */
+export function clockLabel(control) {
+  if (!control) return "";
+  if (control.kind === "turn" && Number.isInteger(control.days)) return t("app:clock.label_turn", { count: control.days });
+  if (control.kind === "live" && Number.isInteger(control.base)) {
+    const base = control.base % 60 === 0 && control.base >= 60 ? t("app:clock.label_min", { n: control.base / 60 }) : t("app:clock.label_s", { n: control.base });
+    return t("app:clock.label_live", { base, increment: control.increment });
+  }
+  return control.label || "";
+}
+
+/** The table's time control as a short label ("5 min + 20 s", "2 days per move"). */
 export function controlLabel() {
-  return state.clock ? state.clock.control.label : "";
+  return state.clock ? clockLabel(state.clock.control) : "";
 }
 
 /** Tick every clock on the page; ``onChange`` runs when a seat becomes one the others may hand over. */
@@ -124,7 +137,7 @@ function beep() {
 
 function notify(title) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
-  const note = new Notification(title, { body: "It is your move.", icon: FAVICON_TURN, tag: "robotable-turn" });
+  const note = new Notification(title, { body: t("app:turn.notify_body"), icon: FAVICON_TURN, tag: "robotable-turn" });
   note.onclick = () => {
     window.focus();
     note.close();
@@ -135,12 +148,12 @@ function notify(title) {
 export function showTurn(mine, name) {
   const became = mine && !state.mine;
   state.mine = mine;
-  document.title = mine ? `▶ Your move · ${name} · Robotable` : `${name} · Robotable`;
+  document.title = mine ? t("app:title.your_move", { name }) : t("app:title.suffix", { name });
   setFavicon(mine ? FAVICON_TURN : FAVICON);
   document.body.dataset.yourTurn = mine ? "1" : "0";
   if (became) {
     if (soundOn()) beep();
-    notify(`Your move: ${name}`);
+    notify(t("app:turn.notify_title", { name }));
   }
 }
 
@@ -151,10 +164,10 @@ export function turnControls() {
     localStorage.setItem(SOUND_KEY, sound.checked ? "on" : "off");
     if (sound.checked) beep();
   });
-  const parts = [el("label", { class: "small" }, sound, " sound on my move")];
+  const parts = [el("label", { class: "small" }, sound, t("app:turn.sound"))];
   if ("Notification" in window) {
-    const status = () => ({ granted: "notifications on", denied: "notifications blocked in this browser" })[Notification.permission];
-    const button = el("button", { type: "button", class: "small", id: "notify-button" }, "Notify me when it is my move");
+    const status = () => ({ granted: t("app:turn.notify_on"), denied: t("app:turn.notify_blocked") })[Notification.permission];
+    const button = el("button", { type: "button", class: "small", id: "notify-button" }, t("app:turn.notify"));
     const label = el("span", { class: "muted small" }, status() || "");
     button.hidden = Notification.permission !== "default";
     button.addEventListener("click", async () => {
