@@ -9,8 +9,9 @@ test-artifacts/.
 from __future__ import annotations
 
 import pytest
+from people import new_table
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
+from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
 GAME = "robots-on-the-line"
 
@@ -38,11 +39,9 @@ def hand(page) -> list[str]:
 def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "difficulty": "random"}]
-    res = trade_server.api("POST", "/api/tables", json={"game": GAME, "num_players": 2, "seats": seats, "seed": 2})
-    assert res.status_code == 201, res.text
-    made = res.json()
+    page, me = signed_in_page(browser, trade_server, "Ada", viewport={"width": 1366, "height": 900})
+    made = new_table(trade_server, seats, game=GAME, creator=me, seed=2)
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
     watch_errors(page, errors)
     page.goto(f"{trade_server.url}{made['links']['0']}")
     page.wait_for_selector(".rotl .rotl-lines")

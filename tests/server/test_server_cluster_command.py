@@ -11,6 +11,7 @@ import time
 
 import httpx
 from conftest import PG_URL
+from people import bearer
 
 PORT = 18310  # this module's own ports: 18310 and 18311
 
@@ -37,7 +38,11 @@ def test_the_cluster_serves_one_table_from_both_processes_with_bots_on_the_worke
         for url in (a, b):
             wait_until(lambda url=url: httpx.get(f"{url}/api/games", timeout=2).status_code == 200)
         body = {"game": "tf22-reload", "num_players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
-        made = httpx.post(f"{a}/api/tables", json=body, timeout=10)
+        with httpx.Client(base_url=a, timeout=10) as http:  # tables are made by accounts: a guest here
+            guest = http.post("/api/account/guest", json={"display_name": "Operator"})
+            assert guest.status_code == 201, guest.text
+            token = http.post("/api/account/token", headers={"X-CSRF-Token": guest.json()["csrf"]}).json()["token"]
+        made = httpx.post(f"{a}/api/tables", json=body, headers=bearer(token), timeout=10)
         assert made.status_code == 201, made.text
         table = made.json()["table"]["id"]
         # the worker plays both bots (web processes only queue their turns); B sees it from the database
