@@ -5,6 +5,7 @@
 // icons it carries as small badges.
 
 import { api, svg } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 export const SIDES = ["N", "E", "S", "W"];
 export const KIND_COLOUR = {
@@ -19,16 +20,22 @@ export const KIND_COLOUR = {
   magnet: "#d64545",
   torso: "#6d7f99",
 };
-// Icon badges: a letter on a coloured disc (clear at small sizes, no font glyphs needed).
+// Icon badges: a letter on a coloured disc (clear at small sizes, no font glyphs needed); the discs are
+// dark enough for white letters at WCAG AA (4.5:1).
 export const ICONS = {
-  medical: { letter: "+", fill: "#e23d3d", name: "medical" },
-  war: { letter: "W", fill: "#5b3a29", name: "war" },
-  repair: { letter: "R", fill: "#e08a1e", name: "repair" },
-  cleaner: { letter: "C", fill: "#1ea2a8", name: "cleaner" },
-  flight: { letter: "F", fill: "#3b6fd1", name: "flight" },
-  antenna: { letter: "A", fill: "#8a4fd6", name: "antenna" },
-  battery: { letter: "B", fill: "#2f9e44", name: "battery" },
+  medical: { letter: "+", fill: "#c62828" },
+  war: { letter: "W", fill: "#5b3a29" },
+  repair: { letter: "R", fill: "#a4500a" },
+  cleaner: { letter: "C", fill: "#0d6e72" },
+  flight: { letter: "F", fill: "#2f5fbf" },
+  antenna: { letter: "A", fill: "#7040b8" },
+  battery: { letter: "B", fill: "#237a35" },
 };
+
+/** An icon's name in the page's language ("medical", "医療"). */
+export function iconName(icon) {
+  return t(`robots-on-the-line:names.icons.${icon}`);
+}
 
 let catalogue = null;
 let loading = null;
@@ -40,7 +47,7 @@ export function loadCatalogue() {
     loading = api("/api/games/robots-on-the-line/data/catalogue").then((raw) => {
       catalogue = { raw, parts: {}, torsos: {}, requirements: {}, bonus: {} };
       for (const p of raw.parts) catalogue.parts[p.id] = p;
-      for (const t of raw.torsos) catalogue.torsos[t.id] = t;
+      for (const torso of raw.torsos) catalogue.torsos[torso.id] = torso;
       for (const r of raw.requirement_tiles) catalogue.requirements[r.id] = r;
       for (const b of raw.bonus_tiles) catalogue.bonus[b.id] = b;
       return catalogue;
@@ -63,18 +70,17 @@ export function kindOf(id) {
   return id ? id.replace(/-\d+$/, "") : "";
 }
 
-/** A short description of a tile for titles: "head-07: head, 2 eyes, icons flight". */
+/** A part's or torso's name as a person sees it: "Head (2 eyes, flight)" (from the message catalogue). */
 export function describeTile(id) {
-  const t = tileInfo(id);
-  if (!t) return id || "";
-  const bits = [t.kind];
-  if (t.eyes) bits.push(`${t.eyes} eye${t.eyes > 1 ? "s" : ""}`);
-  if (t.hands) bits.push(`${t.hands} hand${t.hands > 1 ? "s" : ""}`);
-  if (t.wheels) bits.push("wheels");
-  if (t.maintenance) bits.push("maintenance icon");
-  if ((t.ports || []).some((p) => p.pink)) bits.push("pink connector");
-  if (t.icons && t.icons.length) bits.push(`icons: ${t.icons.join(", ")}`);
-  return `${id}: ${bits.join(", ")}`;
+  if (!id) return "";
+  const info = tileInfo(id);
+  const kind = info ? info.kind : kindOf(id);
+  return kind === "torso" ? t(`robots-on-the-line:names.torsos.${id}`) : t(`robots-on-the-line:names.parts.${id}`);
+}
+
+/** A kind's name ("Head", "頭"). */
+export function kindName(kind) {
+  return t(`robots-on-the-line:names.kinds.${kind}`);
 }
 
 export function iconBadge(name, cx, cy, r) {
@@ -82,7 +88,7 @@ export function iconBadge(name, cx, cy, r) {
   return svg(
     "g",
     { class: `icon icon-${name}` },
-    svg("title", {}, name),
+    svg("title", {}, iconName(name)),
     svg("circle", { cx, cy, r, fill: info.fill, stroke: "#fff", "stroke-width": r * 0.25 }),
     svg("text", { x: cx, y: cy + r * 0.42, "text-anchor": "middle", "font-size": r * 1.25, "font-weight": 800, fill: "#fff" }, info.letter),
   );
@@ -117,14 +123,14 @@ export function rotateSide(side, rot) {
 
 /** The face of a part (drawn in a cell of size s at x0,y0) turned ``rot`` quarter turns clockwise. */
 export function partFace(id, x0, y0, s, rot = 0) {
-  const t = tileInfo(id);
-  const kind = t ? t.kind : kindOf(id);
+  const info = tileInfo(id);
+  const kind = info ? info.kind : kindOf(id);
   const g = svg("g", { class: `tile part kind-${kind}`, dataset: { tile: id } });
   g.append(svg("title", {}, describeTile(id)));
   const fill = KIND_COLOUR[kind] || "#ccc";
   const pad = s * 0.08;
   const inner = s - 2 * pad;
-  const ports = (t && t.ports) || [];
+  const ports = (info && info.ports) || [];
   for (const p of ports) g.append(nub(rotateSide(p.side, rot), x0, y0, s, p.pink));
   const connector = kind === "extender" || kind === "elbow" || kind === "splitter";
   if (connector) {
@@ -137,20 +143,20 @@ export function partFace(id, x0, y0, s, rot = 0) {
       g.append(svg("line", { x1: x0 + c, y1: y0 + c, x2: x0 + to[0], y2: y0 + to[1], stroke: p.pink ? "#ff4fa8" : fill === "#b0b8c4" ? "#6f7887" : fill, "stroke-width": s * 0.2, "stroke-linecap": "round" }));
     }
     g.append(svg("circle", { cx: x0 + c, cy: y0 + c, r: s * 0.11, fill: "#6f7887" }));
-    if (t && t.maintenance) {
-      g.append(svg("path", { d: `M${x0 + s * 0.72} ${y0 + s * 0.14} l${s * 0.13} ${s * 0.22} h${-s * 0.26} z`, fill: "#f4c430", stroke: "#8a6d00", "stroke-width": 1 }, svg("title", {}, "maintenance icon")));
+    if (info && info.maintenance) {
+      g.append(svg("path", { d: `M${x0 + s * 0.72} ${y0 + s * 0.14} l${s * 0.13} ${s * 0.22} h${-s * 0.26} z`, fill: "#f4c430", stroke: "#8a6d00", "stroke-width": 1 }, svg("title", {}, t("robots-on-the-line:ui.maintenance_icon"))));
     }
   } else {
     g.append(svg("rect", { x: x0 + pad, y: y0 + pad, width: inner, height: inner, rx: kind === "head" ? s * 0.22 : s * 0.1, fill, stroke: "#2b313c", "stroke-width": 1.5 }));
     if (kind === "head") {
-      const eyes = (t && t.eyes) || 0;
+      const eyes = (info && info.eyes) || 0;
       for (let i = 0; i < eyes; i++) {
         const cx = x0 + s * (0.5 + (i - (eyes - 1) / 2) * 0.22);
         g.append(svg("circle", { cx, cy: y0 + s * 0.4, r: s * 0.085, fill: "#fff", stroke: "#2b313c", "stroke-width": 1 }));
         g.append(svg("circle", { cx, cy: y0 + s * 0.4, r: s * 0.04, fill: "#2b313c" }));
       }
     } else if (kind === "base") {
-      if (t && t.wheels) {
+      if (info && info.wheels) {
         g.append(svg("circle", { cx: x0 + s * 0.32, cy: y0 + s * 0.68, r: s * 0.11, fill: "#2b313c" }));
         g.append(svg("circle", { cx: x0 + s * 0.68, cy: y0 + s * 0.68, r: s * 0.11, fill: "#2b313c" }));
       } else {
@@ -158,7 +164,7 @@ export function partFace(id, x0, y0, s, rot = 0) {
         g.append(svg("rect", { x: x0 + s * 0.6, y: y0 + s * 0.62, width: s * 0.2, height: s * 0.2, fill: "#2b313c" }));
       }
     } else if (kind === "hand") {
-      const n = (t && t.hands) || 1;
+      const n = (info && info.hands) || 1;
       for (let i = 0; i < n; i++) g.append(mitten(x0 + s * (n === 1 ? 0.5 : 0.33 + i * 0.34), y0 + s * 0.46, s * (n === 1 ? 0.3 : 0.22)));
     } else if (kind === "antenna") {
       g.append(svg("line", { x1: x0 + s * 0.5, y1: y0 + s * 0.7, x2: x0 + s * 0.5, y2: y0 + s * 0.25, stroke: "#fff", "stroke-width": s * 0.06 }));
@@ -170,18 +176,18 @@ export function partFace(id, x0, y0, s, rot = 0) {
       g.append(svg("path", { d: `M${x0 + s * 0.3} ${y0 + s * 0.25} v${s * 0.25} a${s * 0.2} ${s * 0.2} 0 0 0 ${s * 0.4} 0 v${-s * 0.25}`, fill: "none", stroke: "#fff", "stroke-width": s * 0.1 }));
     }
   }
-  const icons = ((t && t.icons) || []).filter((i) => !(kind === "battery" && i === "battery"));
+  const icons = ((info && info.icons) || []).filter((i) => !(kind === "battery" && i === "battery"));
   icons.forEach((name, i) => g.append(iconBadge(name, x0 + s * (0.22 + i * 0.26), y0 + s * 0.8, s * 0.11)));
   return g;
 }
 
 /** A torso's face: its cells from the catalogue (offset by x0,y0 in cells of size s) with ports and icons. */
 export function torsoFace(id, x0, y0, s) {
-  const t = tileInfo(id);
+  const ti = tileInfo(id);
   const g = svg("g", { class: "tile torso", dataset: { tile: id } });
   g.append(svg("title", {}, describeTile(id)));
-  const cells = t ? t.cells : [[0, 0]];
-  for (const p of (t && t.ports) || []) {
+  const cells = ti ? ti.cells : [[0, 0]];
+  for (const p of (ti && ti.ports) || []) {
     const [cx, cy] = p.cell;
     g.append(nub(p.side, x0 + cx * s, y0 + cy * s, s, p.pink));
   }
@@ -189,14 +195,14 @@ export function torsoFace(id, x0, y0, s) {
     g.append(svg("rect", { x: x0 + cx * s + s * 0.06, y: y0 + cy * s + s * 0.06, width: s * 0.88, height: s * 0.88, rx: s * 0.1, fill: KIND_COLOUR.torso, stroke: "#222a36", "stroke-width": 2 }));
     g.append(svg("rect", { x: x0 + cx * s + s * 0.3, y: y0 + cy * s + s * 0.25, width: s * 0.4, height: s * 0.3, rx: 3, fill: "#c7d2e3" }));
   }
-  ((t && t.icons) || []).forEach((name, i) => g.append(iconBadge(name, x0 + s * (0.22 + i * 0.26), y0 + s * 0.8, s * 0.11)));
+  ((ti && ti.icons) || []).forEach((name, i) => g.append(iconBadge(name, x0 + s * (0.22 + i * 0.26), y0 + s * 0.8, s * 0.11)));
   return g;
 }
 
 /** The bounding box of a torso in cells: [minX, minY, width, height]. */
 export function torsoBox(id) {
-  const t = tileInfo(id);
-  const cells = t ? t.cells : [[0, 0]];
+  const ti = tileInfo(id);
+  const cells = ti ? ti.cells : [[0, 0]];
   const xs = cells.map((c) => c[0]);
   const ys = cells.map((c) => c[1]);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1];
@@ -221,8 +227,8 @@ export function robotSvg(layout, size = 18) {
   const cells = [];
   for (const [id, x, y] of layout) {
     if (id.startsWith("torso")) {
-      const t = tileInfo(id);
-      for (const [cx, cy] of t ? t.cells : [[0, 0]]) cells.push([x + cx, y + cy]);
+      const ti = tileInfo(id);
+      for (const [cx, cy] of ti ? ti.cells : [[0, 0]]) cells.push([x + cx, y + cy]);
     } else cells.push([x, y]);
   }
   const xs = cells.map((c) => c[0]);
@@ -237,5 +243,5 @@ export function robotSvg(layout, size = 18) {
     const oy = (y - minY) * size;
     g.append(id.startsWith("torso") ? torsoFace(id, ox, oy, size) : partFace(id, ox, oy, size, rot));
   }
-  return svg("svg", { class: "robot-svg", viewBox: `${-size * 0.2} ${-size * 0.2} ${W} ${H}`, width: W, height: H, role: "img", "aria-label": "a sold robot" }, g);
+  return svg("svg", { class: "robot-svg", viewBox: `${-size * 0.2} ${-size * 0.2} ${W} ${H}`, width: W, height: H, role: "img", "aria-label": t("robots-on-the-line:ui.sold_robot_label") }, g);
 }
