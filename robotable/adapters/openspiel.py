@@ -224,6 +224,21 @@ class RobotableSpielGame(pyspiel.Game):
         return _CONTEXTS[self.key].game
 
 
+class _Watched(list):
+    """A hidden pile that notes each draw from its top (``pop()``) in a shared list, on a probe copy."""
+
+    __slots__ = ("name", "order")
+
+    def __init__(self, items: list[Any], name: str, order: list[str]) -> None:
+        super().__init__(items)
+        self.name, self.order = name, order
+
+    def pop(self, *index: int) -> Any:
+        if not index:
+            self.order.append(self.name)
+        return super().pop(*index)
+
+
 class RobotableSpielState(pyspiel.State):
     """A pyspiel state around a Robotable state (``None`` until the root chance node drew the seed)."""
 
@@ -258,6 +273,11 @@ class RobotableSpielState(pyspiel.State):
         """The Robotable state (``None`` at the root chance node). Holds hidden information: never hand
         it to a player."""
         return None if self._engine is None else self._engine.state
+
+    @property
+    def chance_pile(self) -> str:
+        """The hidden pile the current chance node draws from (``chance_draws=1``; ``""`` otherwise)."""
+        return self._next_pile if self._pending is not None else ""
 
     def own_actions(self, seat: int) -> list[int]:
         """The action indices ``seat`` has played so far, in order."""
@@ -335,13 +355,20 @@ class RobotableSpielState(pyspiel.State):
         assert engine is not None and self._pending is not None
         draws = self.ctx.game.chance_draws
         probe = engine.state.clone()
+        order: list[str] = []  # the piles drawn from, in the order of the draws
+        draws.replace(probe, {name: _Watched(pile, name, order) for name, pile in draws.piles(probe).items()})
         for seat, index in self._pending:
             probe.apply_legal(seat, legal_by_index(self.ctx.game, probe, seat)[index])
         after = draws.piles(probe)
+        plain = {}  # piles the moves only drew from the top of: how many they drew
         for name, pile in draws.piles(engine.state).items():
             left = after[name]
-            drawn = len(pile) - len(left) if len(left) <= len(pile) and left == pile[: len(left)] else 0
-            if drawn > len(self._decided.get(name, [])):  # a plain draw from the top not yet decided
+            if len(left) < len(pile) and list(left) == pile[: len(left)]:
+                plain[name] = len(pile) - len(left)
+        seen: dict[str, int] = {}
+        for name in order:  # the first draw in time not yet decided is the next chance node
+            seen[name] = seen.get(name, 0) + 1
+            if name in plain and len(self._decided.get(name, [])) < seen[name] <= plain[name]:
                 self._next_pile = name
                 return
         moves, self._pending, self._decided = self._pending, None, {}

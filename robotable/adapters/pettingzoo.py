@@ -392,8 +392,8 @@ def aec_env(game_id: str, num_players: int = 2, **kwargs: Any) -> RobotableAECEn
     return RobotableAECEnv(game_id, num_players, **kwargs)
 
 
-def parallel_env(game_id: str = "tf22-reload", num_players: int = 2, **kwargs: Any) -> RobotableParallelEnv:
-    """A parallel environment (made for TF22: RELOAD!'s simultaneous choices; any game works)."""
+def parallel_env(game_id: str, num_players: int = 2, **kwargs: Any) -> RobotableParallelEnv:
+    """A parallel environment of ``game_id`` (made for simultaneous choices; any game works)."""
     return RobotableParallelEnv(game_id, num_players, **kwargs)
 
 

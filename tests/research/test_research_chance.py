@@ -13,6 +13,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from robotable import games
 from robotable.adapters import openspiel as ros
 from robotable.adapters._common import encodable_games
+from robotable.ai import make_agent
 
 SETTINGS = {"twin-tin-bots": {"max_rounds": 30}}
 
@@ -33,6 +34,56 @@ def test_research_chance_draws_random_sim_test(game_id: str) -> None:
     pyspiel.random_sim_test(
         game, num_sims=2, serialize=True, verbose=False, mask_test=True, state_checker_fn=ros.check_round_trip
     )
+
+
+def _pile_counts(draws, state) -> dict[str, Counter]:
+    """Each hidden pile of the Robotable state as a count of its chance outcomes."""
+    return {name: Counter(draws.outcome(name, item) for item in pile) for name, pile in draws.piles(state).items()}
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_chance_draws_happen_where_they_happen(game_id: str) -> None:
+    """Every chance node is a draw that happens: its outcomes are the kinds in the face-down pile it draws
+    from (``chance_pile``) in proportion to their counts, and once the move is played the tiles that left
+    each pile are exactly the outcomes its chance nodes chose (no chance node without its draw, no draw
+    without its chance node). Seats play the heuristic (so Twin Tin Bots' blue crystals reach a Base and
+    earn Special Orders) with some random moves."""
+    sequential = games.load(game_id).simultaneous
+    game = ros.load_game(game_id, players=2, chance_draws=1, sequential=sequential, **SETTINGS.get(game_id, {}))
+    draws = game.robotable.chance_draws
+    agent = make_agent("heuristic", seed=3)
+    nodes = checked = 0
+    for seed in range(4):
+        state = ros.seeded_state(game, seed)
+        rng = random.Random(seed)
+        before: dict[str, Counter] | None = None
+        chosen: dict[str, Counter] = {}
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                seat = state.current_player()
+                action = agent.act(state.robotable_state, seat) if rng.random() < 0.8 else None
+                state.apply_action(
+                    rng.choice(state.legal_actions()) if action is None else game.robotable.action_index(action)
+                )
+                continue
+            pile = state.chance_pile
+            if before is None:
+                before, chosen = _pile_counts(draws, state.robotable_state), {}
+            hidden = before[pile] - chosen.get(pile, Counter())
+            left = sum(hidden.values())
+            assert state.chance_outcomes() == [(o, n / left) for o, n in sorted(hidden.items())], game_id
+            outcome = rng.choices(*zip(*state.chance_outcomes()))[0]
+            chosen.setdefault(pile, Counter())[outcome] += 1
+            nodes += 1
+            state.apply_action(outcome)
+            if not state.is_chance_node():  # the move is played
+                after = _pile_counts(draws, state.robotable_state)
+                for name, counts in before.items():
+                    if not after[name] - counts:  # nothing came back into the pile (no reshuffle)
+                        assert counts - after[name] == chosen.get(name, Counter()), (game_id, name)
+                        checked += 1
+                before = None
+    assert nodes >= 2 and checked >= 2, (nodes, checked)
 
 
 def test_research_chance_draws_tf22_reveals_what_chance_drew() -> None:

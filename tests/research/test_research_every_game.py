@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import warnings
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -16,6 +18,40 @@ from robotable.adapters.gymnasium import RobotableEnv
 from robotable.adapters.pettingzoo import aec_env
 
 GAMES = encodable_games()
+ADAPTERS = Path(ros.__file__).parent
+
+
+def _code_strings_and_imports(tree: ast.Module) -> list[str]:
+    """String constants of the code (docstrings left out) and the modules it imports."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            out.append(node.value)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+        elif isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+    return out
+
+
+def test_research_adapters_name_no_game() -> None:
+    """The adapters read everything from the game's declared capabilities (robotable.core.Game): no game
+    id or game package appears in their code (docstrings apart), and none imports a game's modules."""
+    names = [n for gid in games.available() for n in (gid, gid.replace("-", "_"))]
+    files = sorted(ADAPTERS.glob("*.py"))
+    assert len(files) >= 6
+    for path in files:
+        for text in _code_strings_and_imports(ast.parse(path.read_text())):
+            assert "robotable.games" not in text, f"{path.name} imports {text}"
+            assert not [n for n in names if n in text], f"{path.name} names a game: {text!r}"
 
 
 def test_research_served_games() -> None:

@@ -81,3 +81,39 @@ def test_research_aec_to_parallel_is_refused() -> None:
     with pytest.raises(AssertionError):
         aec_to_parallel(aec_env("tf22-reload", 2))
     parallel_api_test(parallel_env("twin-tin-bots", 3), num_cycles=40)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_research_aec_to_parallel_where_valid(game_id: str) -> None:
+    """``aec_to_parallel`` is valid on the AEC form of the parallel environment (PettingZoo returns the
+    parallel environment itself), which passes the parallel API test for every game."""
+    par = aec_to_parallel(parallel_to_aec(parallel_env(game_id, 3)))
+    assert isinstance(par, type(parallel_env(game_id, 3)))
+    parallel_api_test(par, num_cycles=40)
+
+
+class _RandomLegal(dict):
+    """Actions for PettingZoo's AEC-to-parallel wrapper, chosen when it asks for an agent's (a random
+    legal action of the agent then)."""
+
+    def __init__(self, env, rng: np.random.Generator) -> None:
+        super().__init__()
+        self.env, self.rng = env, rng
+
+    def __missing__(self, agent: str) -> int:
+        return int(self.rng.choice(np.flatnonzero(self.env.observe(agent)["action_mask"])))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_research_aec_to_parallel_would_break_the_cycle(game_id: str) -> None:
+    """Why the AEC environments say they are not parallelizable: with the flag forced on, PettingZoo's
+    own wrapper soon finds a seat acting out of its cycle (a load decision, a second program change in a
+    turn, a trade answer) in every game."""
+    env = aec_env(game_id, 3)
+    env.metadata = {**env.metadata, "is_parallelizable": True}
+    par = aec_to_parallel(env)
+    par.reset(seed=1)
+    rng = np.random.default_rng(1)
+    with pytest.raises(AssertionError, match="expects agents to step in a cycle"):
+        for _ in range(200):
+            par.step(_RandomLegal(env, rng))

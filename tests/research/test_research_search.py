@@ -33,10 +33,10 @@ class _NoRollout(mcts.Evaluator):
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def _load(game_id: str) -> pyspiel.Game:
+def _load(game_id: str, chance_draws: int = 0) -> pyspiel.Game:
     settings = dict(SETTINGS.get(game_id, {"players": 2}))
     sequential = is_simultaneous(games.load(game_id))
-    return ros.load_game(game_id, sequential=sequential, **settings)
+    return ros.load_game(game_id, sequential=sequential, chance_draws=chance_draws, **settings)
 
 
 def _play(game: pyspiel.Game, bot: pyspiel.Bot, seed: int) -> tuple[pyspiel.State, int]:
@@ -44,7 +44,9 @@ def _play(game: pyspiel.Game, bot: pyspiel.Bot, seed: int) -> tuple[pyspiel.Stat
     rng = random.Random(seed)
     searched = 0
     while not state.is_terminal():
-        if state.current_player() == 0:
+        if state.is_chance_node():
+            state.apply_action(rng.choices(*zip(*state.chance_outcomes()))[0])
+        elif state.current_player() == 0:
             state.apply_action(bot.step(state))
             searched += 1
         else:
@@ -58,6 +60,16 @@ def test_research_openspiel_ismcts_plays_to_the_end(game_id: str) -> None:
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     bot = ismcts.ISMCTSBot(game, _NoRollout(), 2.0, 3, random_state=np.random.RandomState(1))
     state, searched = _play(game, bot, 1)
+    assert searched > 3 and sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_openspiel_ismcts_with_chance_nodes_plays_to_the_end(game_id: str) -> None:
+    """The same with every hidden draw a chance node where it happens (``chance_draws=1``): the search
+    samples them by their probabilities instead of knowing them from the seed."""
+    game = _load(game_id, chance_draws=1)
+    bot = ismcts.ISMCTSBot(game, _NoRollout(), 2.0, 3, random_state=np.random.RandomState(3))
+    state, searched = _play(game, bot, 3)
     assert searched > 3 and sum(state.returns()) == pytest.approx(1.0)
 
 

@@ -33,6 +33,13 @@ class LineDraws:
         piles["maintenance"] = state.maint
         return piles
 
+    def replace(self, state: RotlState, piles: dict[str, list]) -> None:
+        """Put ``piles`` (lists with the same items, e.g. ones that watch their draws) in place of the
+        state's hidden piles."""
+        for line in range(len(state.draw)):
+            state.draw[line] = piles[f"line {line}"]
+        state.maint = piles["maintenance"]
+
     def outcome(self, pile: str, item: int | str) -> int:
         """The chance outcome of a tile: a part's catalogue index, or after the parts a maintenance kind."""
         if pile == "maintenance":

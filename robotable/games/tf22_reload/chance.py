@@ -30,6 +30,11 @@ class ContainerCards:
         """The hidden piles, drawn from the end of each list."""
         return {"deck": state.deck}
 
+    def replace(self, state: Tf22State, piles: dict[str, list[int]]) -> None:
+        """Put ``piles`` (lists with the same items, e.g. ones that watch their draws) in place of the
+        state's hidden piles."""
+        state.deck = piles["deck"]
+
     def outcome(self, pile: str, item: int) -> int:
         """The chance outcome of a card: its type."""
         return item

@@ -32,6 +32,11 @@ class SpecialOrders:
         """The hidden piles, drawn from the end of each list."""
         return {"specials": state.stack}
 
+    def replace(self, state: TtbState, piles: dict[str, list[int]]) -> None:
+        """Put ``piles`` (lists with the same items, e.g. ones that watch their draws) in place of the
+        state's hidden piles."""
+        state.stack = piles["specials"]
+
     def outcome(self, pile: str, item: int) -> int:
         """The chance outcome of a tile: its place among the Special Orders."""
         return _INDEX[item]
