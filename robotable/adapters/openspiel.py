@@ -356,7 +356,9 @@ class RobotableSpielState(pyspiel.State):
         draws = self.ctx.game.chance_draws
         probe = engine.state.clone()
         order: list[str] = []  # the piles drawn from, in the order of the draws
-        draws.replace(probe, {name: _Watched(pile, name, order) for name, pile in draws.piles(probe).items()})
+        watch = getattr(draws, "replace", None)  # without it: the piles in their declared order
+        if watch is not None:
+            watch(probe, {name: _Watched(pile, name, order) for name, pile in draws.piles(probe).items()})
         for seat, index in self._pending:
             probe.apply_legal(seat, legal_by_index(self.ctx.game, probe, seat)[index])
         after = draws.piles(probe)
@@ -365,6 +367,8 @@ class RobotableSpielState(pyspiel.State):
             left = after[name]
             if len(left) < len(pile) and list(left) == pile[: len(left)]:
                 plain[name] = len(pile) - len(left)
+                if watch is None:
+                    order += [name] * plain[name]
         seen: dict[str, int] = {}
         for name in order:  # the first draw in time not yet decided is the next chance node
             seen[name] = seen.get(name, 0) + 1
