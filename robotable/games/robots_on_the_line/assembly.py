@@ -124,15 +124,30 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
 
     The answer depends only on the hand's contents, the torso and the buyers still buying, so it is
     cached on those: ``legal_actions`` asks again after every action, and most actions change no hand.
+    The state keeps a table from (hand, torso) to the sales for the buyers still buying (``sales_memo``:
+    the buyer boards never change after setup, so the table is replaced exactly when a buyer's money
+    changes); hands not in it are looked up in the shared cache.
     """
-    if s.torso[p] < 0:
+    torso = s.torso[p]
+    if torso < 0:
         return []
-    buyers = tuple(
+    memo = s.sales_memo
+    if memo is None or memo[0] != s.buyer_money:
+        memo = s.sales_memo = (s.buyer_money[:], _buying(s), {})
+    hand = tuple(s.hands[p])
+    sales = memo[2].get((hand, torso))
+    if sales is None:
+        sales = memo[2][hand, torso] = _robot_sales(hand, torso, memo[1])
+    return list(sales)
+
+
+def _buying(s: RotlState) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]:
+    """The buyers still buying: (buyer id, requirements, bonus tiles, pay), in slot order."""
+    return tuple(
         (BUYERS[b].id, tuple(s.buyer_reqs[slot]), tuple(s.buyer_bonus[slot]), BUYERS[b].pay)
         for slot, b in enumerate(s.buyers)
         if s.buyer_money[slot] >= BUYERS[b].pay
     )
-    return list(_robot_sales(tuple(s.hands[p]), s.torso[p], buyers))
 
 
 @functools.lru_cache(maxsize=4096)

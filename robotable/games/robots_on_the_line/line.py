@@ -15,6 +15,7 @@ that data; the second half checks and applies the actions on a :class:`~.state.R
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,13 @@ if TYPE_CHECKING:
 
 EMPTY = -1
 ONE_PART = "one part per turn: this turn's part has already been taken (from the line or a junk pile)"
+
+# Every action of these kinds, built once (actions are values: legal_actions hands out the same objects).
+_TAKE = [[TakePart(line, space) for space in range(SPACES + 1)] for line in range(LINES)]
+_SEARCH = [[SearchJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
+_CELLS = [(line, sec) for line in range(LINES) for sec in range(len(SECTIONS))]
+_FLIP = [FlipSwitch(line, sec) for line, sec in _CELLS]
+_FLIPS = {(a, b): FlipSwitches(a, b) for a in _CELLS for b in _CELLS}
 
 
 def pid(part: int) -> str:
@@ -146,13 +154,21 @@ def refill_order(lines: int, spaces: int) -> list[tuple[int, int]]:
 
 def take_actions(s: RotlState) -> list[TakePart]:
     """One ``take_part`` per magnet unit with a space on an ON section (its first such space)."""
-    actions = []
+    actions: list[TakePart] = []
     for line in range(LINES):
-        for unit in magnet_units(s.lines[line]):
-            space = next((sp for sp in unit if s.switches[line][section(sp)]), 0)
-            if space:
-                actions.append(TakePart(line, space))
+        actions += _takes(line, tuple(s.lines[line]), tuple(s.switches[line]))
     return actions
+
+
+@functools.lru_cache(maxsize=4096)
+def _takes(line: int, parts: tuple[int, ...], switches: tuple[bool, ...]) -> tuple[TakePart, ...]:
+    """``take_actions`` of one line with these parts and switches."""
+    actions = []
+    for unit in magnet_units(parts):
+        space = next((sp for sp in unit if switches[section(sp)]), 0)
+        if space:
+            actions.append(_TAKE[line][space])
+    return tuple(actions)
 
 
 def check_take(s: RotlState, p: int, a: TakePart) -> str | None:
@@ -185,7 +201,7 @@ def apply_take(s: RotlState, p: int, a: TakePart, events: list[Event]) -> None:
 def search_actions(s: RotlState, p: int) -> list[SearchJunk]:
     if s.money[p] < COSTS["search_junk"]:
         return []
-    return [SearchJunk(pile, pid(part)) for pile in range(LINES) for part in s.junk[pile]]
+    return [_SEARCH[pile][part] for pile in range(LINES) for part in s.junk[pile]]
 
 
 def check_search(s: RotlState, p: int, a: SearchJunk) -> str | None:
@@ -215,12 +231,11 @@ def apply_search(s: RotlState, p: int, a: SearchJunk, events: list[Event]) -> No
 def switch_actions(s: RotlState, p: int) -> list[FlipSwitches | FlipSwitch]:
     if s.options["family"] or s.money[p] < COSTS["flip_switches"]:
         return []
-    cells = [(line, sec) for line in range(LINES) for sec in range(len(SECTIONS))]
     if s.options["on_off_variant"]:
-        return [FlipSwitch(line, sec) for line, sec in cells]
-    offs = [c for c in cells if not s.switches[c[0]][c[1]]]
-    ons = [c for c in cells if s.switches[c[0]][c[1]]]
-    return [FlipSwitches(a, b) for a in offs for b in ons]
+        return _FLIP[:]
+    offs = [c for c in _CELLS if not s.switches[c[0]][c[1]]]
+    ons = [c for c in _CELLS if s.switches[c[0]][c[1]]]
+    return [_FLIPS[a, b] for a in offs for b in ons]
 
 
 def _check_switch_cost(s: RotlState, p: int) -> str | None:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from .state import RotlState
 
 _STOP_PICKING = StopPicking()
+_PICK = [PickJunk(pile) for pile in range(LINES)]
+_SELL_PART = [SellPart(part.id) for part in PARTS]  # built once: actions are values
 
 # -- what a sale pays ---------------------------------------------------------------------------------------
 
@@ -95,7 +97,7 @@ def buyer_slot(s: RotlState, buyer_id: str) -> int:
 
 
 def hunter_actions(s: RotlState, p: int) -> list[SellPart]:
-    return [SellPart(pid(part)) for part in s.hands[p] if PARTS[part].kind not in HUNTER_NEVER]
+    return [_SELL_PART[part] for part in s.hands[p] if PARTS[part].kind not in HUNTER_NEVER]
 
 
 def check_sell_part(s: RotlState, p: int, a: SellPart) -> str | None:
@@ -218,7 +220,7 @@ def sold_in_robots(s: RotlState) -> set[int]:
 
 
 def pick_actions(s: RotlState) -> list[Action]:
-    return [*(PickJunk(pile) for pile in range(LINES) if s.junk[pile]), _STOP_PICKING]
+    return [*(_PICK[pile] for pile in range(LINES) if s.junk[pile]), _STOP_PICKING]
 
 
 def check_pick(s: RotlState, p: int, a: PickJunk) -> str | None:

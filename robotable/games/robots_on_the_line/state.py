@@ -45,6 +45,9 @@ from .serialize import to_json
 from .view import view
 
 _END_TURN = EndTurn()
+# Actions after which every open offer can still be carried out: they change no hand, torso or money (a
+# new offer is checked to be feasible when it is made), so the offers need no second look.
+_KEEP_OFFERS = frozenset({Offer, Decline})
 
 
 class Rule(NamedTuple):
@@ -112,6 +115,7 @@ class RotlState(State):
         "rng",
         "robots",
         "sales",
+        "sales_memo",
         "secret",
         "seed",
         "switches",
@@ -160,6 +164,8 @@ class RotlState(State):
         self.next_offer = 1
         self.phase = TURN
         self.end_reason = ""
+        # the assembly helper's sales by (hand, torso) for the buyers still buying (see robot_sales)
+        self.sales_memo: tuple[list[int], Any, dict[Any, Any]] | None = None
 
     # -- money and hands -------------------------------------------------------------------------------
 
@@ -196,6 +202,8 @@ class RotlState(State):
     def to_act(self) -> list[int]:
         if self.phase == OVER:
             return []
+        if not self.offers:
+            return [self.turn]
         seats: list[int] = []
         for offer in self.offers:
             if offer.taker not in seats:
@@ -274,7 +282,7 @@ class RotlState(State):
         rule = RULES.get(type(a))
         if rule is None:
             return f"{a.to_json()} is not an action of this game"
-        if p not in self.to_act() and not isinstance(a, Offer):
+        if not isinstance(a, Offer) and p not in self.to_act():
             return f"seat {p} is not to act (waiting for seats {self.to_act()}); trade offers may be made any time"
         return self._when_problem(p, rule.when) or rule.check(self, p, a)
 
@@ -293,7 +301,8 @@ class RotlState(State):
     def apply_legal(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         RULES[type(action)].apply(self, player, action, events)
-        trade.void_offers(self, events)
+        if type(action) not in _KEEP_OFFERS:
+            trade.void_offers(self, events)
         return events
 
     # -- the end ---------------------------------------------------------------------------------------
@@ -358,6 +367,7 @@ class RotlState(State):
         new.next_offer = self.next_offer
         new.phase = self.phase
         new.end_reason = self.end_reason
+        new.sales_memo = self.sales_memo  # answers that depend only on their key: shared
         return new
 
     def determinize(self, player: int, rng: Rng) -> RotlState:

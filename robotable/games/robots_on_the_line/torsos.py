@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 _TAKE_TORSO = TakeTorso()
 _SWAP_TORSO = SwapTorso()
+_CHOOSE = [ChooseTorso(t.id) for t in TORSOS]
 
 
 def tid(torso: int) -> str | None:
@@ -29,7 +30,7 @@ def torso_actions(s: RotlState, p: int) -> list[Action]:
         return [_SWAP_TORSO]
     actions: list[Action] = [_TAKE_TORSO]
     if s.money[p] >= COSTS["choose_torso"]:
-        actions += [ChooseTorso(TORSOS[t].id) for t in sorted(s.torso_pile)]
+        actions += [_CHOOSE[t] for t in sorted(s.torso_pile)]
     return actions
 
 

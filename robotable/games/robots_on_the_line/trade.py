@@ -14,12 +14,13 @@ offers are :class:`OpenOffer` tuples in the state; their numbers never share a r
 from __future__ import annotations
 
 import functools
+import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from robotable.core import Action, Event
 
 from .actions import OFFER_WINDOW, Accept, Decline, Offer, TradeJunk
-from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, TORSO_IDS, TORSOS
+from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, PARTS, TORSO_IDS, TORSOS
 from .line import pid
 from .phases import OVER
 
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from .state import RotlState
 
 NO_TORSO = -1
+MAX_SEATS = 6  # (tables for seat numbers; the game seats at most 4)
+_OTHERS = [[[q for q in range(n) if q != p] for p in range(n)] for n in range(MAX_SEATS + 1)]  # [players][seat]
+_TRADE_JUNK = [[TradeJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
 
 
 class OpenOffer(NamedTuple):
@@ -48,8 +52,8 @@ class OpenOffer(NamedTuple):
             "offer": self.number,
             "from": self.giver,
             "to": self.taker,
-            "give": [pid(x) for x in self.give] + ([TORSOS[self.give_torso].id] if self.give_torso >= 0 else []),
-            "take": [pid(x) for x in self.take] + ([TORSOS[self.take_torso].id] if self.take_torso >= 0 else []),
+            "give": [*map(pid, self.give), *([TORSOS[self.give_torso].id] if self.give_torso >= 0 else ())],
+            "take": [*map(pid, self.take), *([TORSOS[self.take_torso].id] if self.take_torso >= 0 else ())],
             "give_money": self.give_money,
             "take_money": self.take_money,
         }
@@ -92,26 +96,64 @@ def may_offer(s: RotlState, p: int, q: int) -> str | None:
 
 def offer_actions(s: RotlState, p: int) -> list[Action]:
     """The canonical offers: one-for-one part trades with each player ``p`` may make an offer to now."""
-    if s.phase == OVER or not s.hands[p]:
+    hand = s.hands[p]
+    if s.phase == OVER or not hand:
         return []
-    others = tuple((q, tuple(s.known(q))) for q in range(s.num_players) if q != p and may_offer(s, p, q) is None)
-    return list(_one_for_one(tuple(s.hands[p]), others))
+    actions: list[Action] = []
+    targets = _may_offer_to(s, p) if s.offers or s.offered else _OTHERS[s.num_players][p]
+    for q in targets:
+        if s.hands[q]:
+            known = _known(s, q)
+            if known:
+                _one_for_one(actions, hand, q, known)
+    return actions
 
 
 def offering(s: RotlState) -> list[int]:
     """The seats with a canonical offer to make (the seats that may act "at any time")."""
     if s.phase == OVER:
         return []
-    return [
-        p
-        for p in range(s.num_players)
-        if s.hands[p] and any(q != p and s.known(q) and may_offer(s, p, q) is None for q in range(s.num_players))
-    ]
+    return [p for p in range(s.num_players) if s.hands[p] and any(_known(s, q) for q in _may_offer_to(s, p))]
 
 
-@functools.lru_cache(maxsize=4096)
-def _one_for_one(hand: tuple[int, ...], others: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Offer, ...]:
-    return tuple(Offer(q, (pid(g),), (pid(k),), 0, 0) for q, known in others for g in hand for k in known)
+def _may_offer_to(s: RotlState, p: int) -> list[int]:
+    """The other seats ``p`` may make an offer to now, in seat order (``may_offer`` is None for each)."""
+    blocked = [o[2] for o in s.offers if o[1] == p]  # o.taker of o.giver == p (indexing is faster)
+    made = [q for giver, q in s.offered if giver == p]
+    if len(made) >= OFFERS_PER_TURN:
+        blocked += [q for q in set(made) if made.count(q) >= OFFERS_PER_TURN]
+    others = _OTHERS[s.num_players][p]
+    return [q for q in others if q not in blocked] if blocked else others
+
+
+def _known(s: RotlState, q: int) -> tuple[int, ...]:
+    """``s.known(q)`` as a tuple (the whole hand when nothing in it is secret)."""
+    secret = s.secret[q]
+    if not secret:
+        return tuple(s.hands[q])
+    return tuple(part for part in s.hands[q] if part not in secret)
+
+
+def _one_for_one(out: list[Action], hand: list[int], q: int, known: tuple[int, ...]) -> None:
+    """Append every offer to ``q`` of one part of ``hand`` for one of ``known`` (hand order, then known
+    order). The offers are built once (:func:`_offers_for`): actions are values."""
+    rows = _ROWS[q]
+    if len(known) == 1:
+        k = known[0]
+        out += [(rows[g] or _offers_for(q, g))[k] for g in hand]
+        return
+    pick = operator.itemgetter(*known)
+    for g in hand:
+        out += pick(rows[g] or _offers_for(q, g))
+
+
+_ROWS: list[list[tuple[Offer, ...] | None]] = [[None] * len(PARTS) for _ in range(MAX_SEATS)]
+
+
+def _offers_for(q: int, give: int) -> tuple[Offer, ...]:
+    """Offers to ``q`` of ``give`` for each part (indexed by the part asked for), built on first use."""
+    row = _ROWS[q][give] = tuple(Offer(q, (pid(give),), (part.id,), 0, 0) for part in PARTS)
+    return row
 
 
 def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
@@ -143,7 +185,11 @@ def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
 def _side(s: RotlState, seat: int, names: tuple[str, ...], mine: bool) -> tuple[tuple[int, ...], int] | str:
     """One side of an offer as (sorted parts, torso); what ``seat`` gives must be in hand (``mine``),
     what is asked of them must have been seen in their hand."""
-    visible = s.hands[seat] if mine else s.known(seat)
+    parts_named, torsos_named = _names(tuple(names))
+    hand, secret = s.hands[seat], s.secret[seat]
+    if _holds(hand, () if mine else secret, parts_named) and torsos_named.count(s.torso[seat]) == len(torsos_named):
+        return tuple(sorted(parts_named)), torsos_named[-1] if torsos_named else NO_TORSO  # (the usual case)
+    visible = hand if mine else s.known(seat)
     parts: list[int] = []
     torso = NO_TORSO
     for name in names:
@@ -160,6 +206,21 @@ def _side(s: RotlState, seat: int, names: tuple[str, ...], mine: bool) -> tuple[
     return tuple(sorted(parts)), torso
 
 
+def _holds(hand: list[int], secret: list[int] | tuple[()], parts: tuple[int, ...]) -> bool:
+    """Whether every one of ``parts`` is in ``hand`` and none is ``secret``."""
+    for x in parts:  # noqa: SIM110 (a loop: all() over a generator is slower, and this runs per offer)
+        if x not in hand or x in secret:
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=8192)
+def _names(names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The parts and the torsos a side of an offer names, in its order (unknown names: part -1)."""
+    parts = tuple(PART_IDS.get(name, -1) for name in names if name not in TORSO_IDS)
+    return parts, tuple(TORSO_IDS[name] for name in names if name in TORSO_IDS)
+
+
 def parse_offer(s: RotlState, p: int, a: Offer) -> OpenOffer | str:
     """The offer as it would stand open (numbered ``s.next_offer``), or why it cannot be made."""
     give = _side(s, p, a.give, True)
@@ -174,8 +235,10 @@ def parse_offer(s: RotlState, p: int, a: Offer) -> OpenOffer | str:
 def _number(s: RotlState) -> int:
     """The next offer's number: the first from ``next_offer`` on whose remainder modulo ``OFFER_WINDOW``
     no open offer has (there is one: at most one open offer per ordered pair of seats, at most 12)."""
-    taken = {o.number % OFFER_WINDOW for o in s.offers}
     number = s.next_offer
+    if not s.offers:
+        return number
+    taken = {o.number % OFFER_WINDOW for o in s.offers}
     while number % OFFER_WINDOW in taken:
         number += 1
     return number
@@ -198,8 +261,14 @@ def open_offer(s: RotlState, number: int) -> OpenOffer | None:
 
 def answer_actions(s: RotlState, p: int) -> list[Action]:
     """Accept, then decline, each offer made to ``p``."""
+    if not s.offers:
+        return []
     mine = [o.number for o in s.offers if o.taker == p]
-    return [*(Accept(n) for n in mine), *(Decline(n) for n in mine)]
+    return [*map(_accept, mine), *map(_decline, mine)]
+
+
+_accept = functools.lru_cache(maxsize=1024)(Accept)
+_decline = functools.lru_cache(maxsize=1024)(Decline)
 
 
 def check_answer(s: RotlState, p: int, a: Accept | Decline) -> str | None:
@@ -266,7 +335,7 @@ def junk_trade_actions(s: RotlState, p: int) -> list[TradeJunk]:
     actions = []
     for pile in range(LINES):
         if s.junk[pile] and s.junk[pile][-1] not in MAGNETS:
-            actions += [TradeJunk(pile, pid(part)) for part in s.hands[p] if part not in MAGNETS]
+            actions += [_TRADE_JUNK[pile][part] for part in s.hands[p] if part not in MAGNETS]
     return actions
 
 
