@@ -31,6 +31,7 @@ if not hasattr(_fixtures, "server_factory"):
 server_factory = _fixtures.server_factory  # real server processes
 many_accounts = _fixtures.many_accounts  # (autouse: many guest accounts from one address)
 
+from axe import axe_violations, describe  # noqa: E402
 from people import new_table  # noqa: E402
 from rotl_positions import sellable_position  # noqa: E402
 from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: E402, F401
@@ -59,6 +60,13 @@ def quiet_sellable_position() -> tuple[dict[str, Any], dict[str, Any]]:
 def rotl_server(server_factory, monkeypatch):
     monkeypatch.setenv("ROBOTABLE_ALLOW_POSITIONS", "1")
     return server_factory(bot_delay=0.0)
+
+
+def contrast(page, where: str) -> None:
+    """axe-core (tests/web/axe.py): no WCAG AA colour-contrast violation on the whole page."""
+    page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")  # measure the final colours
+    found = axe_violations(page)
+    assert not found, f"{where}: WCAG AA contrast violations:\n{describe(found)}"
 
 
 def moves(page) -> int:
@@ -140,6 +148,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     assert page.evaluate("document.documentElement.lang") == lang
     check_texts(page, lang)
     no_overflow(page, "table")
+    contrast(page, "table")
     shot("table")
 
     # take a part from the line: Tab to it, Enter, and Confirm (the confirm box names the part and place)
@@ -149,6 +158,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     page.wait_for_selector("#pending-move")
     assert not PART_ID.search(page.inner_text("#pending-move"))
     no_overflow(page, "confirm")
+    contrast(page, "confirm")
     shot("confirm")
     confirm(page)
     assert page.locator("[data-hand]").count() > hand
@@ -175,6 +185,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     page.keyboard.press("Enter")
     page.wait_for_selector("#rotl-help")
     no_overflow(page, "help")
+    contrast(page, "help")
     shot("help")
     page.keyboard.press("Enter")  # the toggle still has the focus: Enter closes the help
     page.wait_for_selector("#rotl-help", state="detached")
@@ -193,6 +204,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     page.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]", timeout=15_000)
     check_texts(page, lang)
     no_overflow(page, "workbench")
+    contrast(page, "workbench")
     shot("workbench")
     money = int(page.get_attribute("[data-player='0'] .player-money", "data-money"))
     value = int(page.get_attribute(f"[data-bench-buyer='{buyer}'] .value", "data-value"))
@@ -213,6 +225,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     card = page.locator(".end-card").bounding_box()
     assert cell["x"] + cell["width"] <= card["x"] + card["width"]
     no_overflow(page, "end screen")
+    contrast(page, "end screen")
     shot("end")
     check_texts(page, lang, over=True)
     assert not errors, errors
