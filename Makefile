@@ -18,7 +18,7 @@ $(VENV)/.installed-%: pyproject.toml
 	touch $@
 
 $(CHROMIUM):
-	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-ipafont-gothic
 
 run: $(VENV)/.installed-run
 	$(BIN)/robotable serve

@@ -4,6 +4,7 @@
 
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
+import { gameName, levelName, t } from "/static/js/i18n.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
@@ -104,7 +105,7 @@ async function handle(msg) {
     page.current = msg;
     setClock(msg.table);
     page.pending = false;
-    if (msg.reason === "undo") toast("Move undone", "info");
+    if (msg.reason === "undo") toast(t("app:table.move_undone"), "info");
     render();
   } else if (msg.type === "chat") {
     addLine(msg.line);
@@ -144,8 +145,9 @@ function render() {
   document.body.classList.toggle("pending", page.pending);
   document.body.dataset.moves = msg.moves;
   document.body.dataset.status = msg.table.status;
-  showTurn(page.seat !== null && msg.legal.length > 0, msg.table.game_name);
-  $("table-title").textContent = `${msg.table.game_name} · table ${msg.table.id}`;
+  const game = gameName(msg.table.game, msg.table.game_name);
+  showTurn(page.seat !== null && msg.legal.length > 0, game);
+  $("table-title").textContent = t("app:table.title", { game, id: msg.table.id });
   const ctx = {
     view: msg.view,
     legal: page.pending ? [] : msg.legal,
@@ -163,7 +165,7 @@ function render() {
     page.renderer.render(board, ctx);
   } catch (err) {
     console.error(err);
-    board.replaceChildren(el("p", { class: "error" }, `This table cannot be drawn: ${err.message}`));
+    board.replaceChildren(el("p", { class: "error" }, t("app:table.cannot_draw", { error: err.message })));
   }
   renderSide();
   renderLog();
@@ -180,26 +182,26 @@ function renderSide() {
     const waiting = table.to_act.includes(s) && !table.seats[s].handed_to_bot;
     return el(
       "button",
-      { type: "button", class: `seat-tab${s === page.seat ? " active" : ""}${waiting ? " waiting" : ""}`, onclick: () => switchSeat(s), title: waiting ? "this seat is to act" : "" },
-      table.seats[s] ? table.seats[s].name : `Seat ${s + 1}`,
+      { type: "button", class: `seat-tab${s === page.seat ? " active" : ""}${waiting ? " waiting" : ""}`, onclick: () => switchSeat(s), title: waiting ? t("app:table.to_act_title") : "" },
+      table.seats[s] ? table.seats[s].name : t("app:seat.name", { n: s + 1 }),
       waiting ? " •" : "",
     );
   });
-  buttons.push(el("button", { type: "button", class: `seat-tab${page.seat === null ? " active" : ""}`, onclick: () => switchSeat(null) }, "Spectator"));
-  switcher.replaceChildren(...(held.length ? buttons : [el("span", { class: "muted small" }, "spectator")]));
+  buttons.push(el("button", { type: "button", class: `seat-tab${page.seat === null ? " active" : ""}`, onclick: () => switchSeat(null) }, t("app:table.spectator")));
+  switcher.replaceChildren(...(held.length ? buttons : [el("span", { class: "muted small" }, t("app:table.spectator_small"))]));
 
   // whose turn
   const waiting = table.to_act.map((s) => table.seats[s].name);
   const mine = page.seat !== null && msg.legal.length > 0;
   let turnText;
-  if (table.status === "finished") turnText = "The game is over.";
-  else if (mine) turnText = "Your move.";
-  else if (waiting.length) turnText = `Waiting for ${waiting.join(", ")}.`;
+  if (table.status === "finished") turnText = t("app:table.over");
+  else if (mine) turnText = t("app:table.your_move");
+  else if (waiting.length) turnText = t("app:table.waiting_for", { names: waiting.join(t("app:common.list_sep")) });
   else turnText = "";
   $("turn").replaceChildren(
     el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
-    page.seat === null ? el("div", { class: "muted small" }, "You are watching as a spectator: you see only what is public.") : el("div", { class: "muted small" }, `You play ${table.seats[page.seat].name} (seat ${page.seat + 1}).`),
-    table.clock ? el("div", { class: "muted small", id: "time-control" }, `Clock: ${controlLabel()}`) : null,
+    page.seat === null ? el("div", { class: "muted small" }, t("app:table.watching_note")) : el("div", { class: "muted small" }, t("app:table.you_play", { name: table.seats[page.seat].name, n: page.seat + 1 })),
+    table.clock ? el("div", { class: "muted small", id: "time-control" }, t("app:table.clock", { label: controlLabel() })) : null,
     page.seat === null ? null : turnControls(),
   );
 
@@ -207,18 +209,18 @@ function renderSide() {
   const controls = [];
   if (table.undo_supported && page.seat !== null && table.status !== "finished") {
     controls.push(
-      el("button", { type: "button", id: "undo-button", onclick: undo, disabled: !msg.can_undo, title: "Undo your last move: games against bots only, never past a reveal or a random event" }, "Undo"),
+      el("button", { type: "button", id: "undo-button", onclick: undo, disabled: !msg.can_undo, title: t("app:table.undo_title") }, t("app:table.undo")),
     );
   }
   if (table.status === "finished") {
-    controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Replay"));
+    controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:table.replay")));
     if (page.seat !== null) {
-      controls.push(el("a", { class: "button", id: "download-record", download: `${table.game}-${table.id}.json`, href: `/api/tables/${table.id}/record` }, "Download record"));
+      controls.push(el("a", { class: "button", id: "download-record", download: `${table.game}-${table.id}.json`, href: `/api/tables/${table.id}/record` }, t("app:table.download")));
     }
-    controls.push(el("button", { type: "button", onclick: () => { page.endDismissed = false; renderEnd(); } }, "Results"));
+    controls.push(el("button", { type: "button", onclick: () => { page.endDismissed = false; renderEnd(); } }, t("app:table.results")));
   }
-  controls.push(el("a", { class: "button", href: `/table/${table.id}?watch=1`, target: "_blank", rel: "noopener" }, "Spectator link"));
-  controls.push(el("a", { class: "button", href: "/" }, "Lobby"));
+  controls.push(el("a", { class: "button", href: `/table/${table.id}?watch=1`, target: "_blank", rel: "noopener" }, t("app:table.spectator_link")));
+  controls.push(el("a", { class: "button", href: "/" }, t("app:common.lobby")));
   $("controls").replaceChildren(...controls);
 
   // seats
@@ -227,21 +229,25 @@ function renderSide() {
     ...table.seats.map((s) => {
       const isBot = s.kind === "bot" || s.handed_to_bot;
       const tags = [];
-      if (isBot) tags.push(el("span", { class: "tag bot" }, `bot: ${s.agent}`), s.agent !== s.difficulty ? el("span", { class: "tag warn", title: `${s.difficulty} is not available yet` }, `asked ${s.difficulty}, plays as ${s.agent}`) : null);
-      if (s.kind === "open") tags.push(el("span", { class: "tag" }, "open seat"));
-      if (!isBot && s.kind === "human") tags.push(el("span", { class: `tag ${s.connected ? "on" : "off"}` }, s.connected ? "online" : "away"));
-      if (table.to_act.includes(s.seat)) tags.push(el("span", { class: "tag turn" }, "to act"));
+      if (isBot) {
+        const asked = { difficulty: levelName(s.difficulty), agent: levelName(s.agent) };
+        tags.push(el("span", { class: "tag bot" }, t("app:table.bot_tag", { agent: asked.agent })));
+        if (s.agent !== s.difficulty) tags.push(el("span", { class: "tag warn", title: t("app:table.bot_unavailable", asked) }, t("app:table.bot_asked", asked)));
+      }
+      if (s.kind === "open") tags.push(el("span", { class: "tag" }, t("app:table.open_seat")));
+      if (!isBot && s.kind === "human") tags.push(el("span", { class: `tag ${s.connected ? "on" : "off"}` }, s.connected ? t("app:table.online") : t("app:table.away")));
+      if (table.to_act.includes(s.seat)) tags.push(el("span", { class: "tag turn" }, t("app:table.to_act")));
       if (s.kind !== "bot" && !s.handed_to_bot && table.status !== "finished") tags.push(clockTag(s.seat));
       const buttons = [];
       if (iSit && !held.includes(s.seat) && mayHandOver(table, s.seat)) {
-        buttons.push(el("button", { type: "button", class: "small", onclick: () => handToBot(s.seat) }, "Hand to a bot"));
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => handToBot(s.seat) }, t("app:table.hand_to_bot")));
       }
       if (held.includes(s.seat) && s.handed_to_bot && table.status !== "finished") {
-        buttons.push(el("button", { type: "button", class: "small", onclick: () => reclaim(s.seat) }, "Take my seat back"));
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => reclaim(s.seat) }, t("app:table.take_back")));
       }
       if (s.kind === "human" && !s.account && page.account && table.created_by === page.account.id && table.status !== "finished") {
-        tags.push(el("span", { class: "tag" }, "invited"));
-        buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, "New invite link"));
+        tags.push(el("span", { class: "tag" }, t("app:table.invited")));
+        buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, t("app:table.new_invite")));
       }
       return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${s.name}`), ...tags, ...buttons);
     }),
@@ -251,7 +257,7 @@ function renderSide() {
 function renderLog() {
   const list = $("log");
   const describe = page.renderer.describeEvent || (() => null);
-  const items = [el("li", { class: "muted" }, "The game starts.")];
+  const items = [el("li", { class: "muted" }, t("app:table.game_starts"))];
   for (const event of page.log) {
     const text = describe(event, names(), page.seat);
     if (text === null || text === undefined || text === "") continue;
@@ -269,23 +275,23 @@ function renderEnd() {
     return;
   }
   const table = msg.table;
-  const content = el("div", { class: "end-card", role: "dialog", "aria-label": "Game over" });
-  content.append(el("h2", {}, "Game over"));
+  const content = el("div", { class: "end-card", role: "dialog", "aria-label": t("app:table.game_over") });
+  content.append(el("h2", {}, t("app:table.game_over")));
   const winners = msg.result.winners.map((s) => names()[s]);
-  content.append(el("p", { class: "winners" }, winners.length > 1 ? `Shared victory: ${winners.join(" and ")}` : `${winners[0]} wins!`));
+  content.append(el("p", { class: "winners" }, winners.length > 1 ? t("app:table.shared_victory", { names: winners.join(t("app:common.list_and")) }) : t("app:table.wins", { name: winners[0] })));
   const renderResult = page.renderer.renderResult || defaultResult;
   content.append(renderResult(msg.result, msg.view, names()));
   content.append(resultExtras(table));
   const buttons = [];
   const held = heldSeats();
   if (table.next_table) {
-    buttons.push(el("a", { class: "button primary", href: `/table/${table.next_table}${page.seat !== null ? `?seat=${page.seat}` : ""}` }, "Go to the next game"));
+    buttons.push(el("a", { class: "button primary", href: `/table/${table.next_table}${page.seat !== null ? `?seat=${page.seat}` : ""}` }, t("app:table.next_game")));
   } else if (held.length) {
-    buttons.push(el("button", { type: "button", class: "primary", id: "play-again", onclick: playAgain }, "Play again (same seats)"));
+    buttons.push(el("button", { type: "button", class: "primary", id: "play-again", onclick: playAgain }, t("app:table.play_again")));
   }
-  buttons.push(el("a", { class: "button", href: `/replay/${table.id}` }, "Watch the replay"));
-  buttons.push(el("button", { type: "button", onclick: () => { page.endDismissed = true; renderEnd(); } }, "See the board"));
-  buttons.push(el("a", { class: "button", href: "/" }, "Lobby"));
+  buttons.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:table.watch_replay")));
+  buttons.push(el("button", { type: "button", onclick: () => { page.endDismissed = true; renderEnd(); } }, t("app:table.see_board")));
+  buttons.push(el("a", { class: "button", href: "/" }, t("app:common.lobby")));
   content.append(el("div", { class: "actions" }, buttons));
   box.replaceChildren(content);
   box.hidden = false;
@@ -296,7 +302,7 @@ function defaultResult(result, _view, seatNames) {
     .map((rank, seat) => ({ rank, seat }))
     .sort((a, b) => a.rank - b.rank)
     .map(({ rank, seat }) => el("tr", {}, el("td", {}, rank), el("td", {}, seatNames[seat]), el("td", {}, result.scores[seat])));
-  return el("table", { class: "result" }, el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Score"))), el("tbody", {}, rows));
+  return el("table", { class: "result" }, el("thead", {}, el("tr", {}, el("th", {}, t("app:result.place")), el("th", {}, t("app:result.player")), el("th", {}, t("app:result.score")))), el("tbody", {}, rows));
 }
 
 async function playAgain() {
@@ -305,14 +311,14 @@ async function playAgain() {
     const next = await api(`/api/tables/${tableId}/again`, { method: "POST" });
     location.href = `/table/${next.id}?seat=${seat}`;
   } catch (err) {
-    toast(`Could not start a new game: ${err.message}`);
+    toast(t("app:table.again_failed", { error: err.message }));
   }
 }
 
 async function handToBot(target) {
   try {
     await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: { difficulty: "random" } });
-    toast("A bot now plays that seat", "info");
+    toast(t("app:table.bot_now"), "info");
   } catch (err) {
     toast(err.message);
   }
@@ -321,7 +327,7 @@ async function handToBot(target) {
 async function reclaim(seat) {
   try {
     await api(`/api/tables/${tableId}/seats/${seat}/reclaim`, { method: "POST" });
-    toast("Welcome back: the seat is yours again", "info");
+    toast(t("app:table.welcome_back"), "info");
   } catch (err) {
     toast(err.message);
   }
@@ -331,10 +337,10 @@ async function newInvite(seat) {
   try {
     const answer = await api(`/api/tables/${tableId}/seats/${seat}/invite`, { method: "POST" });
     const url = `${location.origin}${answer.invite}`;
-    const box = el("div", { class: "invite" }, el("span", { class: "small" }, `Invite link for seat ${seat + 1} (earlier links stop working):`), el("input", { type: "text", readonly: true, value: url, class: "link", id: `invite-${seat}` }));
+    const box = el("div", { class: "invite" }, el("span", { class: "small" }, t("app:table.invite_for", { n: seat + 1 })), el("input", { type: "text", readonly: true, value: url, class: "link", id: `invite-${seat}` }));
     $("seats").append(box);
     await navigator.clipboard?.writeText(url);
-    toast("Invite link copied", "info");
+    toast(t("app:table.invite_copied"), "info");
   } catch (err) {
     toast(err.message);
   }
