@@ -12,7 +12,7 @@ import pytest
 from robotable import games
 from robotable.adapters._common import encodable_games, legal_by_index
 from robotable.adapters.vector import VectorEnv
-from robotable.core import BadInput
+from robotable.core import BadInput, Rng
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +34,26 @@ def test_research_vector_arrays_are_the_acting_seats(game_id: str) -> None:
             assert obs[i].tolist() == pytest.approx(encoder.encode(state.view(seat), seat))
         obs, mask, seats, rewards, _ = env.step(env.sample(rng))
         assert rewards.shape == (4, env.num_players)
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_vector_no_leak(game_id: str) -> None:
+    """Resampling everything each acting seat cannot know changes none of its observation and mask rows."""
+    env = VectorEnv(game_id, num_envs=3, num_players=3, seed=4)
+    env.reset()
+    rng = np.random.default_rng(4)
+    changed = 0
+    for step in range(40):
+        obs, mask = env.observations.copy(), env.masks.copy()
+        real = env.states
+        env.states = [s.determinize(int(seat), Rng(step * 3 + i)) for i, (s, seat) in enumerate(zip(real, env.seats))]
+        changed += sum(a.to_json() != b.to_json() for a, b in zip(real, env.states))
+        env._observe(range(env.num_envs))
+        assert np.array_equal(env.observations, obs) and np.array_equal(env.masks, mask)
+        env.states = real
+        env._observe(range(env.num_envs))
+        env.step(env.sample(rng))
+    assert changed > 0
 
 
 def test_research_vector_auto_reset_and_rewards() -> None:
