@@ -104,6 +104,18 @@ export function gameName(gameId, fallback = gameId) {
   return has(`${gameId}:name`) ? t(`${gameId}:name`) : fallback;
 }
 
+const DEFAULT_NAME = /^(Player|Bot|Open seat) (\d{1,2})$/;
+
+/** A seat's name as people read it: the server's default names ("Player 2", "Bot 3", "Open seat 1") in
+ * this language; a name someone chose stays as it is. */
+export function seatName(name) {
+  const m = DEFAULT_NAME.exec(name || "");
+  if (!m || lang === FALLBACK) return name;
+  if (m[1] === "Player") return t("app:lobby.player_n", { n: m[2] });
+  if (m[1] === "Bot") return t("app:lobby.bot_n", { n: m[2] });
+  return t("app:lobby.open_seat_n", { n: m[2] });
+}
+
 /** A bot level's name ("ISMCTS hard" for "ismcts:hard"), from the catalogue when it has one. */
 export function levelName(difficulty) {
   const key = `app:difficulty.${difficulty}`;

@@ -3,7 +3,7 @@
 
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el } from "/static/js/api.js";
-import { gameName, lang, t } from "/static/js/i18n.js";
+import { gameName, lang, seatName, t } from "/static/js/i18n.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const box = document.getElementById("invite");
@@ -41,7 +41,7 @@ async function main() {
   }
   const table = info.table;
   const { account } = await currentAccount();
-  const others = table.seats.filter((s) => s.seat !== info.seat).map((s) => s.name);
+  const others = table.seats.filter((s) => s.seat !== info.seat).map((s) => seatName(s.name));
   document.body.dataset.invite = "valid";
   box.replaceChildren(
     el("h2", {}, t("app:invite.invites_you", { who: info.invited_by || t("app:invite.someone"), game: gameName(table.game, table.game_name) })),

@@ -5,7 +5,7 @@ import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
 import { clockLabel } from "/static/js/turn.js";
-import { gameName, has, levelName, loadAllNamespaces, t } from "/static/js/i18n.js";
+import { gameName, has, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // every game's name and option labels
 
@@ -178,7 +178,7 @@ async function showCreated(created) {
     return el(
       "div",
       { class: "invite" },
-      el("span", {}, t("app:lobby.invite_for", { name: created.table.seats[seat].name, n: seat + 1 })),
+      el("span", {}, t("app:lobby.invite_for", { name: seatName(created.table.seats[seat].name), n: seat + 1 })),
       input,
       el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url).then(() => toast(t("app:lobby.link_copied"), "info")) }, t("app:common.copy")),
     );
@@ -208,7 +208,7 @@ function seatBadge(seat) {
     if (seat.agent !== seat.difficulty) bot += ` (${t("app:lobby.bot_asked", { difficulty: levelName(seat.difficulty) })})`;
   }
   const on = seat.connected ? el("span", { class: "online-dot", title: t("app:lobby.online"), "aria-label": t("app:lobby.online") }, " ●") : null;
-  return el("span", { class: `seat-badge ${cls}` }, `${seat.name}${bot}`, on);
+  return el("span", { class: `seat-badge ${cls}` }, `${seatName(seat.name)}${bot}`, on);
 }
 
 async function claim(table, seat) {

@@ -1,7 +1,7 @@
 // "My tables": the signed-in account's unfinished tables, those waiting for it first.
 
 import { api, el } from "/static/js/api.js";
-import { gameName, loadAllNamespaces, t } from "/static/js/i18n.js";
+import { gameName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
 import { clockLabel, clockTag, setClock } from "/static/js/turn.js";
 
 await loadAllNamespaces(); // the games' names
@@ -24,7 +24,7 @@ function row(table) {
       table.clock ? el("span", { class: "muted small" }, clockLabel(table.clock.control)) : null,
       clock,
     ),
-    el("div", { class: "table-seats" }, table.seats.map((s) => el("span", { class: "seat-badge" }, s.name))),
+    el("div", { class: "table-seats" }, table.seats.map((s) => el("span", { class: "seat-badge" }, seatName(s.name)))),
     el("div", { class: "table-actions" }, el("a", { class: `button${table.your_turn ? " primary" : ""}`, href: `/table/${table.id}?seat=${seat}` }, t("app:lobby.play"))),
   );
 }

@@ -2,7 +2,7 @@
 // record, step by step. The server sends each step as that seat saw it (views and visible events).
 
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
-import { gameName, loadNamespaces, t } from "/static/js/i18n.js";
+import { gameName, loadNamespaces, seatName, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -56,7 +56,7 @@ async function start(data) {
   rp.data = data;
   await loadNamespaces([data.game]); // an uploaded record names its game only now
   rp.renderer = await rendererFor(data.game);
-  rp.names = data.table ? data.table.seats.map((s) => s.name) : Array.from({ length: data.num_players }, (_, i) => t("app:seat.name", { n: i + 1 }));
+  rp.names = data.table ? data.table.seats.map((s) => seatName(s.name)) : Array.from({ length: data.num_players }, (_, i) => t("app:seat.name", { n: i + 1 }));
   const game = gameName(data.game, data.game_name);
   $("replay-title").textContent = data.table ? t("app:replay.heading_table", { game, id: data.table.id }) : t("app:replay.heading", { game });
   const who = data.seat === null || data.seat === undefined ? t("app:replay.a_spectator") : rp.names[data.seat];

@@ -4,7 +4,7 @@
 
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
-import { gameName, levelName, t } from "/static/js/i18n.js";
+import { gameName, levelName, seatName, t } from "/static/js/i18n.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
@@ -46,7 +46,7 @@ function heldSeats() {
 }
 
 function names() {
-  return page.current ? page.current.table.seats.map((s) => s.name) : [];
+  return page.current ? page.current.table.seats.map((s) => seatName(s.name)) : [];
 }
 
 async function pickSeat() {
@@ -183,7 +183,7 @@ function renderSide() {
     return el(
       "button",
       { type: "button", class: `seat-tab${s === page.seat ? " active" : ""}${waiting ? " waiting" : ""}`, onclick: () => switchSeat(s), title: waiting ? t("app:table.to_act_title") : "" },
-      table.seats[s] ? table.seats[s].name : t("app:seat.name", { n: s + 1 }),
+      table.seats[s] ? seatName(table.seats[s].name) : t("app:seat.name", { n: s + 1 }),
       waiting ? " •" : "",
     );
   });
@@ -191,7 +191,7 @@ function renderSide() {
   switcher.replaceChildren(...(held.length ? buttons : [el("span", { class: "muted small" }, t("app:table.spectator_small"))]));
 
   // whose turn
-  const waiting = table.to_act.map((s) => table.seats[s].name);
+  const waiting = table.to_act.map((s) => seatName(table.seats[s].name));
   const mine = page.seat !== null && msg.legal.length > 0;
   let turnText;
   if (table.status === "finished") turnText = t("app:table.over");
@@ -200,7 +200,7 @@ function renderSide() {
   else turnText = "";
   $("turn").replaceChildren(
     el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
-    page.seat === null ? el("div", { class: "muted small" }, t("app:table.watching_note")) : el("div", { class: "muted small" }, t("app:table.you_play", { name: table.seats[page.seat].name, n: page.seat + 1 })),
+    page.seat === null ? el("div", { class: "muted small" }, t("app:table.watching_note")) : el("div", { class: "muted small" }, t("app:table.you_play", { name: seatName(table.seats[page.seat].name), n: page.seat + 1 })),
     table.clock ? el("div", { class: "muted small", id: "time-control" }, t("app:table.clock", { label: controlLabel() })) : null,
     page.seat === null ? null : turnControls(),
   );
@@ -249,7 +249,7 @@ function renderSide() {
         tags.push(el("span", { class: "tag" }, t("app:table.invited")));
         buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, t("app:table.new_invite")));
       }
-      return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${s.name}`), ...tags, ...buttons);
+      return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${seatName(s.name)}`), ...tags, ...buttons);
     }),
   );
 }
