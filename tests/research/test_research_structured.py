@@ -86,6 +86,37 @@ def test_research_structured_every_legal_move_is_expressible() -> None:
     assert len(PARTS) == 136 and game.num_distinct_actions(3) == 19266
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_research_structured_every_listed_action_walks_to_itself(players: int) -> None:
+    """Every action the engine lists (every seat it waits for, or may act anyway) and every hand-made
+    offer it accepts is reached by its sequence: each index legal in turn, the last one giving exactly
+    that action."""
+    game = games.load(ROTL)
+    rng = random.Random(players)
+    walked = 0
+    for seed in range(3):
+        state = game.start(players, seed=seed)
+        for _ in range(120):
+            if state.is_over():
+                break
+            for seat in sorted({*state.to_act(), *state.optional_actors()}):
+                offers = [a for a in _offers(state, seat, rng) if state.is_legal(seat, a)]
+                for action in [*state.legal_actions(seat), *offers]:
+                    draft = None
+                    sequence = STRUCTURED.sequence(state, seat, action)
+                    for k, index in enumerate(sequence):
+                        outcome = STRUCTURED.legal(state, seat, draft).get(index, "illegal")
+                        assert outcome != "illegal", f"{action.to_json()}: step {k} ({index}) not legal"
+                        if k < len(sequence) - 1:
+                            draft = outcome
+                    assert outcome == action, action.to_json()
+                    walked += 1
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+    assert walked > 1000
+
+
 def test_research_structured_drafts_change_nothing_until_proposed() -> None:
     env = aec_env(ROTL, 2, structured_actions=True)
     env.reset(seed=11)
