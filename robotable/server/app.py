@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -49,7 +50,7 @@ from .schemas import (
     WsPing,
 )
 from .serving import redacted, serve
-from .storage import Storage, database_url
+from .storage import DB_THREADS, Storage, database_url
 from .tables import TableManager, replay_json
 
 log = logging.getLogger("robotable.server")
@@ -92,6 +93,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()  # blocking database calls: DB_THREADS threads (asyncio: cores + 4)
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="robotable-db"))
         storage = await asyncio.to_thread(Storage, url, schema or os.environ.get("ROBOTABLE_DB_SCHEMA") or None)
         fanout = make_fanout(redis, redis_prefix)
         manager = TableManager(storage, bot_delay=bot_delay, allow_positions=allow_positions, fanout=fanout)

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .fanout import MESSAGE_KINDS, PRESENCE, News
@@ -48,6 +49,7 @@ class TableCache:
         self._presence_due: dict[str, asyncio.TimerHandle] = {}
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
+        self._held: dict[str, dict[int, News]] = {}  # move news that came while the table was busy here
         self._janitor: asyncio.Task[None] | None = None
         self._last_presence_repeat = 0.0
         self.catch_ups = 0  # moves read from the database that another process made (tests, benchmarks)
@@ -125,6 +127,7 @@ class TableCache:
                 self._dirty.discard(table_id)
                 live = self.manager.live.get(table_id)
                 if live is None:
+                    self._held.pop(table_id, None)
                     return
                 async with live.lock:
                     await self.refresh_locked(live)
@@ -145,13 +148,17 @@ class TableCache:
         undo elsewhere it is rebuilt and every socket gets a snapshot; changed seats send a snapshot.
         """
         manager = self.manager
-        loaded = await asyncio.to_thread(manager.storage.load_changes, live.id, live.row.history, len(live.moves))
+        if self._apply_held(live):
+            return True
+        loaded, clock = await asyncio.to_thread(self._read_changes, live)
         if loaded is None:
             return False
         row, first = loaded
         if row.version == live.row.version:
             return False
-        manager.clocks.forget(live.id)  # the clocks moved on with the table: read them again
+        manager.clocks.forget(live.id)  # the clocks moved on with the table: as read with it
+        if clock is not None:
+            manager.clocks.cache[live.id] = clock
         seats_changed = [vars(s) for s in row.seats] != [vars(s) for s in live.row.seats]
         bots_changed = [s.kind == "bot" or s.handed_to_bot for s in row.seats] != [
             s.kind == "bot" or s.handed_to_bot for s in live.row.seats
@@ -178,6 +185,19 @@ class TableCache:
             manager.deliver(live, "table")
         return True
 
+    def _read_changes(self, live: LiveTable) -> tuple[Any, Any]:
+        """The stored changes ``live`` lacks and the table's clocks, in one trip to a worker thread (so
+        the summaries that follow never read the clocks on the event loop)."""
+        manager = self.manager
+        loaded = manager.storage.load_changes(live.id, live.row.history, len(live.moves))
+        if loaded is None or loaded[0].version == live.row.version:
+            return loaded, None
+        try:
+            return loaded, manager.clocks.load(live.id)
+        except Exception:  # read again on first use
+            log.warning("table %s: clocks not read with its changes", live.id, exc_info=True)
+            return loaded, None
+
     # -- news from other processes ----------------------------------------------------------------
 
     async def receive(self, news: News) -> None:
@@ -202,11 +222,80 @@ class TableCache:
             if news.message is not None:
                 manager.hub.broadcast_to(news.table, news.message, news.seats)
             return
+        if news.kind == "move" and news.move is not None and live is not None:
+            if live.lock.locked() or news.table in self._syncing:  # kept for the catch-up that follows
+                held = self._held.setdefault(news.table, {})
+                held[news.version] = news
+                for old in [v for v in held if v <= live.row.version]:
+                    del held[old]
+            elif self._apply_news(live, news):
+                return
         if live is not None and news.version != live.row.version:
             self.schedule(news.table)
         elif live is not None and news.kind == "table":  # a change kept beside the table (its clocks)
             manager.clocks.forget(news.table)
             manager.deliver(live, "table")
+
+    def move_news(self, live: LiveTable) -> dict[str, Any]:
+        """What ``"move"`` news carries: the move just committed at ``live``, the table's new columns,
+        and its clocks as this process holds them (None when it holds none, or notes it does not send)."""
+        move, row = live.row.moves[-1], live.row
+        clock = self.manager.clocks.cache.get(live.id)
+        return {
+            "idx": move.idx,
+            "seat": move.seat,
+            "action": move.action,
+            "actor": move.actor,
+            "history": row.history,
+            "status": row.status,
+            "result": row.result,
+            "to_act": row.to_act,
+            "updated_at": row.updated_at.isoformat(),
+            "clock": _clock_json(clock) if clock is not None and not clock.notes else None,
+        }
+
+    def _apply_news(self, live: LiveTable, news: News) -> bool:
+        """Apply a move carried by news if ``live`` is exactly one version behind it (no database read);
+        whether it did (if not, the caller reads the table from the database)."""
+        m = news.move or {}
+        fits = news.version == live.row.version + 1 and m.get("idx") == len(live.moves)
+        if not fits or m.get("history") != live.row.history:
+            return False
+        manager = self.manager
+        try:
+            from .storage import MoveRow
+
+            clock = _clock_of(m["clock"])
+            move = MoveRow(int(m["idx"]), int(m["seat"]), dict(m["action"]), str(m["actor"]))
+            stamp = datetime.fromisoformat(m["updated_at"])
+            manager.apply_stored(live, move)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            log.warning("table %s: move news not applied (%s); reading the database", live.id, exc)
+            return False
+        except Exception:  # the rules refused it here: the database decides
+            log.exception("table %s: move news not applied; reading the database", live.id)
+            return False
+        row = live.row
+        finished = m["status"] != row.status
+        row.num_moves, row.status, row.result, row.to_act = len(live.moves), m["status"], m["result"], m["to_act"]
+        row.updated_at, row.version = stamp, news.version
+        manager.clocks.cache[live.id] = clock
+        self.catch_ups += 1
+        manager.deliver(live, "move")
+        if finished:
+            manager.deliver(live, "table")
+        return True
+
+    def _apply_held(self, live: LiveTable) -> bool:
+        """Apply the held move news that follow ``live``'s version in order; whether that made it current
+        (the newest held news applied and nothing newer noticed), so no database read is needed."""
+        held = self._held.pop(live.id, None)
+        if not held:
+            return False
+        applied = False
+        while (news := held.pop(live.row.version + 1, None)) is not None and self._apply_news(live, news):
+            applied = True
+        return applied and not held
 
     # -- presence ---------------------------------------------------------------------------------
 
@@ -275,6 +364,7 @@ class TableCache:
                 continue
             if live.last_used <= horizon:
                 del self.manager.live[table_id]
+                self._held.pop(table_id, None)
                 gone.append(table_id)
         return gone
 
@@ -286,3 +376,39 @@ class TableCache:
             "catch_up_moves": self.catch_ups,
             "fanout_connected": self.manager.fanout.connected,
         }
+
+
+def _clock_json(clock: Any) -> dict[str, Any]:
+    """A table's clocks (``clocks.TableClock`` without notes) as JSON for move news."""
+    c = clock.control
+    return {
+        "control": [c.kind, c.base, c.increment, c.days],
+        "seats": [
+            [
+                s.seat,
+                s.remaining_ms,
+                s.deadline.isoformat() if s.deadline else None,
+                s.timed_out,
+                s.away_deadline.isoformat() if s.away_deadline else None,
+            ]
+            for s in clock.seats
+        ],
+    }
+
+
+def _clock_of(data: Any) -> Any:
+    """The ``clocks.TableClock`` of :func:`_clock_json`; ValueError if there is none."""
+    from .clocks import SeatClock, TableClock, TimeControl
+
+    if not isinstance(data, dict):
+        raise ValueError("no clocks in the news")
+
+    def when(text: str | None) -> datetime | None:
+        return datetime.fromisoformat(text) if text else None
+
+    kind, base, increment, days = data["control"]
+    seats = [
+        SeatClock(int(seat), int(left), when(deadline), bool(timed_out), when(away))
+        for seat, left, deadline, timed_out, away in data["seats"]
+    ]
+    return TableClock(TimeControl(str(kind), int(base), int(increment), int(days)), seats)

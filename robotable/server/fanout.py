@@ -34,6 +34,8 @@ MESSAGE_KINDS = frozenset({"chat", "clock"})
 PRESENCE = "presence"
 #: Largest news item published (a chat line or a clock tick is far smaller).
 MAX_NEWS = 64_000
+#: Most news items sent to Redis in one round trip (a pipeline of PUBLISH commands, in order).
+BATCH = 200
 #: Seconds between reconnection attempts while Redis is down.
 RETRY = 0.5
 
@@ -44,7 +46,10 @@ class News:
 
     ``version`` is the table's stored version after the change (0 for news that changes nothing
     stored); ``message`` is what sockets receive for message kinds, ``seats`` limits it to those seats
-    (None: everyone, spectators included); ``origin`` is the process that published it.
+    (None: everyone, spectators included); ``origin`` is the process that published it. ``move``, on
+    ``"move"`` news, is the committed move with the table's new columns and clocks
+    (:meth:`TableCache.move_news <robotable.server.cache.TableCache.move_news>`): a process whose copy is
+    exactly one version behind applies it without reading the database; any other reads it.
     """
 
     table: str
@@ -53,6 +58,7 @@ class News:
     message: dict[str, Any] | None = None
     seats: tuple[int, ...] | None = None
     origin: str = ""
+    move: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         return json.dumps(
@@ -63,6 +69,7 @@ class News:
                 "message": self.message,
                 "seats": list(self.seats) if self.seats is not None else None,
                 "origin": self.origin,
+                "move": self.move,
             },
             separators=(",", ":"),
         )
@@ -75,6 +82,7 @@ class News:
             raise ValueError("not table news")
         seats = data.get("seats")
         message = data.get("message")
+        move = data.get("move")
         return cls(
             table=data["table"],
             kind=data["kind"],
@@ -82,6 +90,7 @@ class News:
             message=message if isinstance(message, dict) else None,
             seats=tuple(int(s) for s in seats) if isinstance(seats, list) else None,
             origin=str(data.get("origin") or ""),
+            move=move if isinstance(move, dict) else None,
         )
 
 
@@ -154,22 +163,37 @@ class RedisFanout:
             self.url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=5
         )
 
-    async def _publish_loop(self) -> None:
-        client = None
-        while True:
-            news = await self._queue.get()
+    def _batch(self, first: News) -> list[str]:
+        """``first`` and the news queued behind it (up to :data:`BATCH`), as text, in order."""
+        items = [first]
+        while len(items) < BATCH and not self._queue.empty():
+            items.append(self._queue.get_nowait())
+        texts = []
+        for news in items:
             text = news.to_json()
             if len(text) > MAX_NEWS:
                 log.warning("news of table %s too large to publish (%d bytes)", news.table, len(text))
+            else:
+                texts.append(text)
+        return texts
+
+    async def _publish_loop(self) -> None:
+        client = None
+        while True:
+            texts = self._batch(await self._queue.get())
+            if not texts:
                 continue
             try:
                 if client is None:
                     client = self._client()
-                await client.publish(self.channel, text)
+                async with client.pipeline(transaction=False) as pipe:  # one round trip for the batch
+                    for text in texts:
+                        pipe.publish(self.channel, text)
+                    await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis down: drop it, receivers catch up from the database
-                self.dropped += 1
+                self.dropped += len(texts)
                 log.warning("fan-out: cannot publish (%s); other processes will catch up", exc)
                 if client is not None:
                     with contextlib.suppress(Exception):

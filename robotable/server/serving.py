@@ -5,7 +5,9 @@ uvicorn's own settings used (see docs/server.md "Limits"):
 - ``timeout_keep_alive``: an idle keep-alive connection is closed after :data:`KEEP_ALIVE` seconds;
 - ``ws_max_size``: a websocket frame over :data:`WS_MAX_FRAME` bytes closes the socket (code 1009);
   messages up to that size but over the app's 64 KiB limit get an ``error`` message and stay open;
-- ``ws_ping_interval`` / ``ws_ping_timeout``: a websocket whose peer stopped answering is closed.
+- ``ws_ping_interval`` / ``ws_ping_timeout``: a websocket whose peer stopped answering is closed;
+- ``ws_per_message_deflate`` off: compressing every update cost more CPU than the bytes it saved (a
+  proxy in front may still compress for slow links).
 
 uvicorn has no timeout for a request's headers (slowloris), so :class:`_Guard`, a few additions to its
 httptools protocol, closes a connection whose request headers have not all arrived within
@@ -174,6 +176,7 @@ def uvicorn_options() -> dict[str, Any]:
         "ws_max_size": WS_MAX_FRAME,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
+        "ws_per_message_deflate": False,
         "log_level": "warning",
     }
     try:

@@ -11,6 +11,7 @@ A seat belongs to an account (``account_id``); accounts, sessions, invites and c
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 SCHEMA_VERSION = 1
+#: Threads a server process runs its blocking database calls on (its default executor), and the size of
+#: its connection pool on PostgreSQL (SQLAlchemy's default of 5 queued moves behind each other under load).
+DB_THREADS = int(os.environ.get("ROBOTABLE_DB_THREADS", "12"))
 
 metadata = MetaData()
 
@@ -210,6 +214,8 @@ class Storage:
         kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True}  # a dropped connection is replaced
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs.update(pool_size=DB_THREADS, max_overflow=4)
         engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)

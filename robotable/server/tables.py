@@ -425,11 +425,13 @@ class TableManager:
     async def submit(
         self, table_id: str, seat: int, account: Account | None, action_json: object, after: int | None = None
     ) -> dict[str, Any]:
-        """A person's move: their seat, then form, then the rules; refused moves change nothing."""
-        live = await self.get(table_id)
-        row = self.check_seat(live, seat, account)
-        if row.handed_to_bot:
-            raise Conflict(f"seat {seat} is played by a bot now; take it back first")
+        """A person's move: their seat, then form, then the rules; refused moves change nothing.
+
+        The copy in memory is not checked against the database first (no query before the move): the
+        write is a compare-and-set on the table's version, and a refusal here (stale, out of turn, not
+        your seat) first catches the copy up and looks again.
+        """
+        live = await self.get(table_id, fresh=False)
         try:
             action = live.game.action_from_json(action_json)
         except RobotableError as exc:
@@ -437,6 +439,8 @@ class TableManager:
         async with live.lock:
             for attempt in range(RETRIES + 1):
                 try:
+                    if self.check_seat(live, seat, account).handed_to_bot:
+                        raise Conflict(f"seat {seat} is played by a bot now; take it back first")
                     if after is not None and self.is_stale(live, seat, after):
                         behind = after > len(live.moves) and attempt < RETRIES
                         if behind and await self.cache.refresh_locked(live):
@@ -450,7 +454,7 @@ class TableManager:
                 except Raced:
                     if attempt == RETRIES:
                         raise
-                except Conflict:  # out of turn or illegal here: was this process's copy behind?
+                except (Conflict, Forbidden):  # out of turn, illegal or not yours here: was this copy behind?
                     if attempt == RETRIES or not await self.cache.refresh_locked(live):
                         raise
         self.kick_bots(live)
@@ -489,9 +493,22 @@ class TableManager:
         live.events.append(events)
         live.random_moves.append(_rng_state(new_state) != before)
         live.waiting.append(to_act)
-        await asyncio.to_thread(self.clocks.sync, live)
+        await asyncio.to_thread(self._sync_clocks, live)
         self.publish(live, "move")
         return events
+
+    def _sync_clocks(self, live: LiveTable) -> None:
+        """``clocks.sync`` after a committed change (in a worker thread). A failure (a terminated database
+        session) must not turn the committed move into an error nobody is told about: the clocks are read
+        again and synced once more, and if that fails too it is logged and they are read on next use."""
+        for attempt in (1, 2):
+            try:
+                self.clocks.sync(live)
+                return
+            except Exception:
+                self.clocks.forget(live.id)  # memory may be ahead of what was stored: read them again
+                if attempt == 2:
+                    log.exception("table %s: clocks not synced after move %d", live.id, len(live.moves))
 
     async def _rate(self, live: LiveTable, result: dict[str, Any]) -> None:
         """Update the ratings after a rated table's last move (once; see ratings.py)."""
@@ -699,7 +716,7 @@ class TableManager:
             live.row.version += 1
             live.row.history += 1
             live.row.to_act = to_act
-            await asyncio.to_thread(self.clocks.sync, live)
+            await asyncio.to_thread(self._sync_clocks, live)
             self.publish(live, "undo")
         self.kick_bots(live)
         return {"moves": keep, "undone": undone}
@@ -994,7 +1011,8 @@ class TableManager:
         """
         chosen = tuple(seats) if seats is not None else None
         self.deliver(live, kind, message, chosen)
-        self.fanout.publish(News(live.id, kind, live.row.version, message, chosen, self.fanout.origin))
+        move = self.cache.move_news(live) if kind == "move" and isinstance(self.fanout, RedisFanout) else None
+        self.fanout.publish(News(live.id, kind, live.row.version, message, chosen, self.fanout.origin, move))
 
     def deliver(
         self, live: LiveTable, kind: str, message: dict[str, Any] | None = None, seats: tuple[int, ...] | None = None
