@@ -12,6 +12,7 @@ Screenshots go to test-artifacts/.
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -40,6 +41,19 @@ browser = chromium  # the fixture (Debian's chromium)
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 HUMAN = {"kind": "human", "name": "Ada"}
 BOT = {"kind": "bot", "difficulty": "random"}
+
+
+#: English that may stay on a Japanese page: names, titles, codes.
+ALLOWED = ["Robotable", "API", "TF22: RELOAD!", "Robots on the Line", "ISMCTS", "ON/OFF", "Ada", "Plackett-Luce"]
+ENGLISH = re.compile(r"[A-Za-z]{3,}(?:[ '-][A-Za-z]{2,})+")
+
+
+def english_left(page, selector: str, ids: tuple[str, ...] = ()) -> list[str]:
+    """Runs of English words in the text of ``selector`` (all matches), names and ids aside."""
+    text = "\n".join(page.locator(selector).all_inner_texts())
+    for word in [*ALLOWED, *ids]:
+        text = text.replace(word, " ")
+    return ENGLISH.findall(text)
 
 
 def no_wider_than_the_viewport(page) -> None:
@@ -79,6 +93,8 @@ def test_lobby_and_table_in_japanese_and_the_switch(server_factory, browser) -> 
     assert "参加できるテーブル" in open_group.inner_text()
     assert open_group.locator(f"[data-table='{other['table']['id']}']").count() == 1
     assert "1番席に着く" in open_group.inner_text()
+    ids = (table, other["table"]["id"])
+    assert english_left(page, "body", ids) == []
     page.screenshot(path=str(ARTIFACTS / "i18n-lobby-ja-laptop.png"), full_page=True)
     assert_no_contrast_violations(page)
 
@@ -92,6 +108,8 @@ def test_lobby_and_table_in_japanese_and_the_switch(server_factory, browser) -> 
     turn = page.inner_text("#turn")
     assert "あなたの手番です。" in turn or "手番を待っています" in turn, turn
     assert "あなたはAda（1番席）です。" in turn
+    shell = "header.topbar, #turn, #controls, #seats, .log-panel h3, #chat"
+    assert english_left(page, shell, ids) == []
     page.screenshot(path=str(ARTIFACTS / "i18n-table-ja-laptop.png"), full_page=True)
     assert_no_contrast_violations(page, "#turn")
 
@@ -152,4 +170,6 @@ def test_shell_pages_fit_the_screen_and_pass_the_contrast_check(server_factory, 
         page.wait_for_selector(ready)
         no_wider_than_the_viewport(page)
         assert_no_contrast_violations(page)
+        if locale == "ja-JP":
+            assert english_left(page, "body") == [], path
     assert errors == []
