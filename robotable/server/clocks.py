@@ -418,7 +418,8 @@ class Clocks:
         rule = "once its clock runs out"
         if live_table:
             rule += f", or once its player has been away for the whole grace period ({self.settings.grace:.0f} s)"
-        return f"seat {target} cannot be handed to a bot yet: {' and '.join(parts)} (a seat can be handed over {rule})"
+        reasons = " and ".join(parts)
+        return f"seat {target + 1} cannot be handed to a bot yet: {reasons} (a seat can be handed over {rule})"
 
     def check_hand_over(self, live: LiveTable, target: int, connected: set[int]) -> None:
         """Conflict naming the reason unless ``target`` may be handed to a bot now."""

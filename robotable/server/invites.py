@@ -119,7 +119,7 @@ def accept_invite(storage: Storage, code: str, account_id: str, name: str) -> In
             .values(account_id=account_id, name=name)
         )
         if bound.rowcount != 1:
-            raise Conflict(f"seat {invite.seat} already has its player")  # rolls the use back too
+            raise Conflict(f"seat {invite.seat + 1} already has its player")  # rolls the use back too
         # a new version: every server process's copy of the table catches up (server/cache.py)
         conn.execute(
             update(tables_table)

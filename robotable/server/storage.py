@@ -416,7 +416,7 @@ class Storage:
                 )
             )
             if changed.rowcount != 1:  # leaving the block with an error rolls the version bump back
-                raise StaleTable(f"seat {before.seat} of table {table_id} changed meanwhile")
+                raise StaleTable(f"seat {before.seat + 1} of table {table_id} changed meanwhile")
         return stamp
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:

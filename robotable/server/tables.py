@@ -358,10 +358,10 @@ class TableManager:
             try:
                 difficulty = bots.check_difficulty(spec.difficulty)
             except BadInput as exc:
-                raise ApiError(f"seat {i}: {exc}") from None
+                raise ApiError(f"seat {i + 1}: {exc}") from None
             return SeatRow(i, "bot", spec.name or f"Bot {i + 1}", difficulty)
         if spec.difficulty is not None:
-            raise ApiError(f"seat {i}: only bot seats take a difficulty")
+            raise ApiError(f"seat {i + 1}: only bot seats take a difficulty")
         if spec.kind == "open":
             return SeatRow(i, "open", spec.name or f"Open seat {i + 1}")
         return SeatRow(i, "human", spec.name or f"Player {i + 1}")
@@ -371,12 +371,12 @@ class TableManager:
     def check_seat(self, live: LiveTable, seat: int, account: Account | None) -> SeatRow:
         """The seat, if ``account`` plays it: 401 when signed out, 403 for anyone else's seat."""
         if not isinstance(seat, int) or not 0 <= seat < live.row.num_players:
-            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat!r}")
+            raise NotFound(no_such_seat(live, seat))
         if account is None:
             raise Unauthorized("sign in to play a seat (or continue as a guest)")
         row = live.seat(seat)
         if row.account_id != account.id:
-            raise Forbidden(f"seat {seat} is not yours: only the account that took it can see and play it")
+            raise Forbidden(f"seat {seat + 1} is not yours: only the account that took it can see and play it")
         return row
 
     @staticmethod
@@ -395,7 +395,7 @@ class TableManager:
         mine = self.seats_of(live, account)
         if mine:
             raise Conflict(
-                f"you already play seat {mine[0]} at this table: send this invite to the person it is for "
+                f"you already play seat {mine[0] + 1} at this table: send this invite to the person it is for "
                 "(one account plays one seat; hotseat tables are chosen when the table is made)"
             )
         async with live.lock:
@@ -412,10 +412,10 @@ class TableManager:
         if live.row.created_by != account.id:
             raise Forbidden("only the table's creator can invite players")
         if not 0 <= seat < live.row.num_players:
-            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
+            raise NotFound(no_such_seat(live, seat))
         row = live.seat(seat)
         if row.kind != "human" or row.account_id is not None:
-            raise Conflict(f"seat {seat} is not waiting for an invited player")
+            raise Conflict(f"seat {seat + 1} is not waiting for an invited player")
         if live.state.is_over():
             raise Conflict("the game is over")
         return await asyncio.to_thread(invites.create_invite, self.storage, live.id, seat, account.id)
@@ -440,7 +440,7 @@ class TableManager:
             for attempt in range(RETRIES + 1):
                 try:
                     if self.check_seat(live, seat, account).handed_to_bot:
-                        raise Conflict(f"seat {seat} is played by a bot now; take it back first")
+                        raise Conflict(f"seat {seat + 1} is played by a bot now; take it back first")
                     if after is not None and self.is_stale(live, seat, after):
                         behind = after > len(live.moves) and attempt < RETRIES
                         if behind and await self.cache.refresh_locked(live):
@@ -727,16 +727,16 @@ class TableManager:
         """``account`` takes an open seat (one seat per account at a table that is not hotseat)."""
         live = await self.get(table_id, fresh=False)
         if not 0 <= seat < live.row.num_players:
-            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {seat}")
+            raise NotFound(no_such_seat(live, seat))
 
         def change(row: SeatRow) -> SeatRow:
             if row.kind != "open":
-                raise Conflict(f"seat {seat} is not open")
+                raise Conflict(f"seat {seat + 1} is not open")
             if live.state.is_over():
                 raise Conflict("the game is over")
             mine = self.seats_of(live, account)
             if mine and not live.row.hotseat:
-                raise Conflict(f"you already play seat {mine[0]} at this table")
+                raise Conflict(f"you already play seat {mine[0] + 1} at this table")
             return SeatRow(seat, "human", account.display_name, account_id=account.id)
 
         def clocks_after() -> None:
@@ -750,7 +750,7 @@ class TableManager:
         """Another player hands the seat of a player who has gone to a bot (zombie mode)."""
         live = await self.get(table_id)
         if not 0 <= target < live.row.num_players:
-            raise NotFound(f"table {live.id} has seats 0 to {live.row.num_players - 1}, not {target}")
+            raise NotFound(no_such_seat(live, target))
         playing = [s for s in self.seats_of(live, account) if not live.seat(s).handed_to_bot]
         if not playing:
             raise Forbidden("only people playing at this table can hand a seat over")
@@ -769,13 +769,13 @@ class TableManager:
             if row.account_id == account.id:
                 raise Conflict("hand your own seat over by leaving; this is for a player who has gone")
             if row.kind == "bot" or row.handed_to_bot:
-                raise Conflict(f"seat {target} is already played by a bot")
+                raise Conflict(f"seat {target + 1} is already played by a bot")
             if row.kind == "open":  # nobody took it: it becomes a bot seat
                 return SeatRow(target, "bot", f"Bot {target + 1}", spec)
             return SeatRow(target, row.kind, row.name, spec, True, row.account_id)
 
         def clocks_after() -> None:
-            self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {playing[0]}")
+            self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {playing[0] + 1}")
             self.clocks.sync(live)
 
         await self._change_seat(live, target, change, full=True, after=clocks_after)
@@ -787,9 +787,9 @@ class TableManager:
 
         def change(row: SeatRow) -> SeatRow:
             if row.account_id != account.id:
-                raise Forbidden(f"seat {seat} is not yours: only the account that took it can see and play it")
+                raise Forbidden(f"seat {seat + 1} is not yours: only the account that took it can see and play it")
             if not row.handed_to_bot:
-                raise Conflict(f"seat {seat} is not played by a bot")
+                raise Conflict(f"seat {seat + 1} is not played by a bot")
             return SeatRow(seat, row.kind, row.name, None, False, row.account_id)
 
         def clocks_after() -> None:
@@ -1113,7 +1113,7 @@ class TableManager:
         if hook is None:
             raise ApiError(f"{live.game.name} has no previews")
         if row.handed_to_bot:
-            raise Conflict(f"seat {seat} is played by a bot now; take it back first")
+            raise Conflict(f"seat {seat + 1} is played by a bot now; take it back first")
         try:
             action = live.game.action_from_json(action_json)
         except RobotableError as exc:
@@ -1127,12 +1127,23 @@ class TableManager:
         return {"moves": moves, "preview": data}
 
 
+def no_such_seat(live: LiveTable, seat: object) -> str:
+    """The message for a seat index the table does not have (seats are named from 1, indexes from 0)."""
+    n = live.row.num_players
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return f"table {live.id} has seats 1 to {n} (indexes 0 to {n - 1}), not index {seat} (seat {seat + 1})"
+    return f"table {live.id} has seats 1 to {n} (indexes 0 to {n - 1}), not {seat!r}"
+
+
 def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
     """A record's steps as ``seat`` saw them: views and visible events, with the result."""
     if len(record.moves) > MAX_REPLAY_MOVES:
         raise ApiError(f"record: {len(record.moves)} moves is more than the {MAX_REPLAY_MOVES} a replay takes")
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < record.num_players):
-        raise ApiError(f"seat must be 0 to {record.num_players - 1} for this record, got {seat!r}")
+        raise ApiError(
+            f"seat must be an index 0 to {record.num_players - 1} (seats 1 to {record.num_players}) for this record, "
+            f"got {seat!r}"
+        )
     try:
         game = games.load(record.game)
         steps = list(replay_views(record, seat))

@@ -160,6 +160,19 @@ def test_sign_in_attempts_are_rate_limited_per_username(make) -> None:
     assert client.post("/api/account/signin", json={"username": "gus", "password": PASSWORD}).status_code == 200
 
 
+def test_sign_in_attempts_are_rate_limited_per_address(make) -> None:
+    """20 attempts a minute from one address, whatever the usernames: the 21st is refused, even right."""
+    sign_up(make(), "ivy")
+    client = make()
+    for i in range(20):
+        res = client.post("/api/account/signin", json={"username": f"nobody{i}", "password": "guess guess"})
+        assert res.status_code == 401, res.text
+    res = client.post("/api/account/signin", json={"username": "ivy", "password": PASSWORD})
+    assert res.status_code == 429 and "too many sign-in attempts" in res.json()["detail"], res.text
+    assert int(res.headers["Retry-After"]) >= 1
+    assert client.get("/api/account").json()["account"] is None
+
+
 def test_requests_from_another_site_cannot_sign_in_or_make_accounts(make) -> None:
     sign_up(make(), "hal")
     client = make()

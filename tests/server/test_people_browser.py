@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 import pytest
+from people import bearer, browser_guest, new_table
 from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
 
 BOB = 1
@@ -67,6 +68,20 @@ def secret_of_seat(value: Any, seat: int) -> list[Any]:
     elif isinstance(value, list):
         for item in value:
             found += secret_of_seat(item, seat)
+    return found
+
+
+def stack_orders(value: Any) -> list[Any]:
+    """Every place in a JSON value holding the container stack's order (a ``deck`` list: nobody's to see)."""
+    found: list[Any] = []
+    if isinstance(value, dict):
+        if isinstance(value.get("deck"), list):
+            found.append(value["deck"])
+        for item in value.values():
+            found += stack_orders(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += stack_orders(item)
     return found
 
 
@@ -235,6 +250,7 @@ def test_two_accounts_invite_chat_and_a_whole_game_without_leaks(server, browser
     assert any(secret_of_seat(as_json(f), BOB) for f in bob_log.frames)  # the check finds it where it belongs
     leaks = [found for text in received for found in secret_of_seat(as_json(text), BOB)]
     assert leaks == [], leaks[:3]
+    assert [o for text in received for o in stack_orders(as_json(text))] == []  # nor the stack's order
 
     # no credential in any URL either browser asked for; the invite code only in its own page's URL
     secrets_seen = [c["value"] for ctx in (ann_ctx, bob_ctx) for c in ctx.cookies()]
@@ -249,5 +265,75 @@ def test_two_accounts_invite_chat_and_a_whole_game_without_leaks(server, browser
     dead = page_fetch(bob, "POST", "/api/invites/info", {"code": code})
     assert dead["status"] == 410
     # the browser logs each refused request (4xx) as a console error: those were the point; nothing else
+    errors = [e for e in errors if "the server responded with a status of 4" not in e]
+    assert not errors, errors
+
+
+def connection_of(page: Any) -> tuple[str, str]:
+    """The table page's connection status: its text and class."""
+    node = page.locator("#connection")
+    return node.inner_text(), node.get_attribute("class") or ""
+
+
+def test_bad_links_break_nothing_and_error_pages_are_not_live(server, browser) -> None:  # noqa: F811
+    """Issue 17 item 3: a bad table link (an old ``seat=&token=`` link, a seat that is not yours, a seat that is
+    not a number) or a wrong invite code leaves that browser's later visits to the table and the lobby's Play
+    working; a page the server refused never shows a green "live" status; seats are counted from 1."""
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ann_token = browser_guest(ann_ctx, server.url, "Ann")
+    made = new_table(server, [{"kind": "human"}, {"kind": "human"}], creator=ann_token)
+    table = made["table"]["id"]
+    ann = ann_ctx.new_page()
+    watch_errors(ann, errors)
+
+    # an old-style link to Bob's seat with a wrong token: Ann is told, plays her own seat, the token is gone
+    ann.goto(f"{server.url}/table/{table}?seat={BOB}&token=wrong")
+    ann.wait_for_selector("#toasts >> text=Seat 2 is not yours: you play seat 1.")
+    ann.wait_for_selector("[data-legal]")
+    assert ann.url.endswith(f"/table/{table}?seat=0"), ann.url
+    assert connection_of(ann) == ("live", "connection ok")
+    for bad in ("abc", "-1", "7"):
+        ann.goto(f"{server.url}/table/{table}?seat={bad}")
+        ann.wait_for_selector("[data-legal]")
+        assert ann.url.endswith(f"/table/{table}?seat=0"), ann.url
+    assert ann.locator("#toasts >> text=NaN").count() == 0
+    # a wrong invite code, then the plain table link and the lobby's Play still work in this browser
+    ann.goto(f"{server.url}/invite/not-a-real-code")
+    ann.wait_for_selector("#invite-error >> text=no such invite")
+    ann.goto(f"{server.url}/table/{table}")
+    ann.wait_for_selector("[data-legal]")
+    assert ann.url.endswith(f"/table/{table}?seat=0") and connection_of(ann)[1] == "connection ok"
+    ann.goto(server.url + "/")
+    ann.locator(f"[data-table='{table}'] a", has_text="Play").click()
+    ann.wait_for_url(lambda url: url.endswith(f"/table/{table}?seat=0"))
+    ann.wait_for_selector("[data-legal]")
+
+    # signed out, the same bad link shows the table to watch
+    stranger = browser.new_context().new_page()
+    watch_errors(stranger, errors)
+    stranger.goto(f"{server.url}/table/{table}?seat={BOB}&token=wrong")
+    stranger.wait_for_selector("#toasts >> text=Sign in to play seat 2; you are watching.")
+    stranger.wait_for_function("() => document.getElementById('connection').textContent === 'watching live'")
+    assert stranger.url.endswith(f"/table/{table}?watch=1") and stranger.locator("[data-legal]").count() == 0
+    # a spectator reads the players' chat, as text, and cannot write in it
+    said = server.api("POST", f"/api/tables/{table}/chat", json={"text": "<i>hi</i> all"}, headers=bearer(ann_token))
+    assert said.status_code == 200, said.text
+    stranger.wait_for_selector("#chat-lines .chat-text")
+    assert stranger.inner_text("#chat-lines .chat-text") == "<i>hi</i> all"
+    assert stranger.locator("#chat-lines i").count() == 0
+    assert not stranger.locator("#chat-input").is_visible()
+
+    # a table that does not exist: a clear error and a red status, never "live"
+    for page in (ann, stranger):
+        page.goto(f"{server.url}/table/no-such-table?seat=0&token=wrong")
+        page.wait_for_selector("#board .error")
+        assert "no table 'no-such-table'" in page.inner_text("#board .error")
+        page.wait_for_function("() => document.getElementById('connection').classList.contains('bad')")
+        text, cls = connection_of(page)
+        assert "live" not in text and "ok" not in cls.split(), (text, cls)
+    # and Ann's table still works after all that
+    ann.goto(f"{server.url}/table/{table}")
+    ann.wait_for_selector("[data-legal]")
     errors = [e for e in errors if "the server responded with a status of 4" not in e]
     assert not errors, errors

@@ -132,7 +132,7 @@ def test_refused_moves_change_nothing(client: TestClient, create_table) -> None:
     legal_load = before["legal"][0]
     refusals = [
         (move(client, table, 0, "rt_wrong", legal_load), 401, "unknown or revoked API token"),
-        (move(client, table, 0, tokens[1], legal_load), 403, "seat 0 is not yours"),
+        (move(client, table, 0, tokens[1], legal_load), 403, "seat 1 is not yours"),
         (move(client, table, 0, None, legal_load), 401, "sign in"),
         (
             client.post(
@@ -143,7 +143,7 @@ def test_refused_moves_change_nothing(client: TestClient, create_table) -> None:
             422,
             "token",
         ),
-        (move(client, table, 5, tokens[0], legal_load), 404, "seats 0 to 1"),
+        (move(client, table, 5, tokens[0], legal_load), 404, "seats 1 to 2"),
         (move(client, table, 1, tokens[1], {"type": "play", "value": 3}), 409, "not to act"),
         (move(client, table, 0, tokens[0], {"type": "play", "value": 3}), 409, "must decide where the container goes"),
         (move(client, table, 0, tokens[0], {"type": "load", "slot": 9}), 409, "loading rules"),
@@ -221,7 +221,7 @@ def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table)
     assert client.post(f"/api/tables/{table}/seats/0/claim", headers=bearer(token1)).status_code == 409
     # the creator already plays seat 0: one seat per account
     mine = client.post(f"/api/tables/{table}/seats/1/claim", headers=bearer(tokens[0]))
-    assert mine.status_code == 409 and "already play seat 0" in mine.json()["detail"]
+    assert mine.status_code == 409 and "already play seat 1" in mine.json()["detail"]
     claimed = client.post(f"/api/tables/{table}/seats/1/claim", headers=bearer(token1))
     assert claimed.status_code == 200, claimed.text
     assert "token" not in claimed.text

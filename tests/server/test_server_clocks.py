@@ -74,7 +74,7 @@ def test_a_seat_is_handed_over_only_once_its_clock_runs_out(clocked, create_tabl
         assert 2000 < clock["seats"][0]["left_ms"] <= 3000
         early = hand(client, table, 1, 0, tokens[0])
         assert early.status_code == 409, early.text
-        assert "cannot be handed to a bot yet" in early.json()["detail"]
+        assert "seat 2 cannot be handed to a bot yet" in early.json()["detail"]
         assert not summary(client, table)["seats"][1]["handed_to_bot"]
         # the clock runs out: the server fires the time-out once and notes it
         notes = wait_for(lambda: summary(client, table)["clock"]["notes"], timeout=5)
@@ -99,7 +99,7 @@ def test_a_seat_is_handed_over_only_once_its_clock_runs_out(clocked, create_tabl
     assert after["clock"]["seats"][1]["left_ms"] >= 1900
     kinds = [(n["seat"], n["kind"]) for n in after["clock"]["notes"]]
     assert kinds == [(1, "timeout"), (1, "handed_to_bot"), (1, "reclaimed")]
-    assert "by seat 0" in after["clock"]["notes"][1]["detail"]
+    assert "by seat 1" in after["clock"]["notes"][1]["detail"]
     # the time-out was fired once, however many ticks passed
     time.sleep(0.5)
     assert [n["kind"] for n in summary(client, table)["clock"]["notes"]].count("timeout") == 1

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import bearer, browser_guest, guest_token
+from test_server_browser import browser, watch_errors  # noqa: F401  (the browser fixture)
 
 from robotable.server import create_app
 
@@ -172,3 +174,125 @@ def test_my_tables_lists_your_turn_first_and_the_lobby_filters_mine(make) -> Non
     assert listed == {first["table"]["id"], second["table"]["id"]}
     assert bobs["table"]["id"] in {t["id"] for t in bob.get("/api/tables", params={"mine": "true"}).json()}
     assert all(any(s["account"] == ann_id for s in t["seats"]) for t in mine)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def page_server(request, server_factory, pg_url):
+    if request.param == "sqlite":
+        return server_factory(bot_delay=0.0)
+    return server_factory(bot_delay=0.0, database=pg_url, schema=request.getfixturevalue("pg_schema"))
+
+
+def api_play_out(server: Any, table: str, tokens: dict[int, str]) -> None:
+    """Each listed seat plays its first legal action (over the API, as a script would) until the game ends."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for seat, token in tokens.items():
+            snap = server.api("GET", f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(token)).json()
+            if snap["result"]:
+                return
+            if snap["legal"]:
+                body = {"seat": seat, "action": snap["legal"][0], "after": snap["moves"]}
+                server.api("POST", f"/api/tables/{table}/moves", json=body, headers=bearer(token))
+        time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+def test_profile_leaderboard_my_tables_lobby_filters_and_api_token_pages(page_server, browser) -> None:  # noqa: F811
+    """The pages in a browser: the profile counts games per game with replay links, the leaderboard lists
+    the account and the bot with its level, My tables puts your move first, the lobby's filters, and the API
+    token made on the account page (reached from the profile page) works as a header and is in no URL."""
+    server = page_server
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    urls: list[str] = []
+    ctx.on("request", lambda req: urls.append(req.url))
+    ann = browser_guest(ctx, server.url, "Ann")
+    ann_id = server.api("GET", "/api/account", headers=bearer(ann)).json()["account"]["id"]
+    bob = guest_token(server, "Bob")
+
+    def make(token: str, seats: list[dict[str, Any]]) -> str:
+        res = server.api(
+            "POST", "/api/tables", headers=bearer(token), json={"game": "tf22-reload", "num_players": 2, "seats": seats}
+        )
+        assert res.status_code == 201, res.text
+        return res.json()["table"]["id"]
+
+    finished = make(ann, [HUMAN, {"kind": "bot", "difficulty": "random"}])
+    api_play_out(server, finished, {0: ann})
+    my_move = make(ann, [HUMAN, OPEN])  # TF22 opens with Ann's secret choice: her move
+    waiting = make(ann, [HUMAN, OPEN])  # made later and moved in last, but it waits for the open seat
+    play = {"seat": 0, "action": {"type": "play", "value": 4}}
+    assert server.api("POST", f"/api/tables/{waiting}/moves", json=play, headers=bearer(ann)).status_code == 200
+    bobs = make(bob, [HUMAN, OPEN])
+    errors: list[str] = []
+    page = ctx.new_page()
+    watch_errors(page, errors)
+
+    # the profile: games per game, the rating, recent tables with a replay link that plays
+    page.goto(f"{server.url}/profile/{ann_id}")
+    row = page.locator("#games-table tr[data-game='tf22-reload']")
+    row.wait_for()
+    cells = row.locator("td").all_inner_texts()
+    assert cells[1] == "1" and cells[4] != "unrated", cells
+    recent = page.locator(f"#profile-recent li[data-table='{finished}']")
+    assert "rated" in recent.inner_text()
+    recent.locator("a", has_text="replay").click()
+    page.wait_for_url(f"**/replay/{finished}")
+    page.wait_for_selector("#board svg, #board .board, #board *")
+
+    # the leaderboard: Ann and the random bot, marked as a bot with its level
+    page.goto(f"{server.url}/leaderboard/tf22-reload")
+    page.wait_for_selector("#leaderboard")
+    assert page.locator(f"#leaderboard tr[data-entry='account:{ann_id}'] a").inner_text() == "Ann"
+    bot = page.locator("#leaderboard tr[data-entry='random']")
+    assert "bot-entry" in (bot.get_attribute("class") or "") and "random" in bot.inner_text()
+
+    # My tables: the table waiting for Ann first, though the other moved last
+    page.goto(f"{server.url}/my")
+    page.wait_for_selector("#my-tables .table-row")
+    order = page.locator("#my-tables .table-row").evaluate_all("rows => rows.map(r => r.dataset.table)")
+    assert order == [my_move, waiting], order
+    assert "your-turn" in (page.locator("#my-tables .table-row").first.get_attribute("class") or "")
+
+    # the lobby's filters: mine hides Bob's table, finished shows the finished one, game and open seats
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(f"[data-table='{bobs}']")
+    assert page.locator(f"[data-table='{finished}']").count() == 0  # finished tables only when asked
+    page.check("#filter-mine")
+    page.wait_for_selector(f"[data-table='{bobs}']", state="detached")
+    assert page.locator(f"[data-table='{my_move}']").count() == 1
+    page.check("#show-finished")
+    page.wait_for_selector(f"[data-table='{finished}']")
+    page.check("#filter-open-seats")
+    page.wait_for_selector(f"[data-table='{finished}']", state="detached")
+    assert page.locator(f"[data-table='{waiting}']").count() == 1
+    page.select_option("#filter-game", "twin-tin-bots")
+    page.wait_for_selector(f"[data-table='{waiting}']", state="detached")
+
+    # the API token, from the profile page's account link: shown once, works as a header, in no URL
+    page.goto(f"{server.url}/profile/{ann_id}")
+    page.click("#account-name")
+    page.wait_for_url("**/account")
+    page.click("#new-token")
+    token = page.inner_text("#token-value").strip()
+    assert token and token != ann
+    me = server.api("GET", "/api/account", headers=bearer(token)).json()["account"]
+    assert me["id"] == ann_id
+    assert server.api("GET", "/api/account", headers=bearer(ann)).status_code == 401  # the new one replaced it
+    assert server.api("GET", f"/api/account?token={token}").json()["account"] is None
+    assert not any(token in url for url in urls), [u for u in urls if token in u]
+
+    # someone signed out takes the open seat of Bob's table from the lobby: a guest made on the spot
+    carl = browser.new_context().new_page()
+    watch_errors(carl, errors)
+    carl.goto(f"{server.url}/")
+    carl.locator(f"[data-table='{bobs}'] button", has_text="Take seat 2").click()
+    carl.fill("#guest-name", "Carl")
+    carl.click("#guest-go")
+    carl.wait_for_url(f"**/table/{bobs}?seat=1")
+    carl.wait_for_selector("[data-legal]")
+    seats = server.api("GET", f"/api/tables/{bobs}").json()["seats"]
+    assert seats[1]["kind"] == "human" and seats[1]["name"] == "Carl" and seats[1]["account"]
+    errors = [e for e in errors if "the server responded with a status of 4" not in e]
+    assert not errors, errors
+    ctx.close()

@@ -38,7 +38,7 @@ def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser,
     made = create_table(
         server,
         [{"kind": "human"}, {"kind": "human"}],
-        time_control={"kind": "live", "base": 6, "increment": 0},
+        time_control={"kind": "live", "base": 20, "increment": 0},  # long enough for a loaded machine
         creator=me,
     )
     table, tokens = made["table"]["id"], made["tokens"]
@@ -55,7 +55,7 @@ def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser,
     first = clock_text(page, 0)
     page.wait_for_timeout(1300)
     assert clock_text(page, 0) != first, "my clock does not tick"
-    assert "Clock: 6 s + 0 s" in page.inner_text("#turn")
+    assert "Clock: 20 s + 0 s" in page.inner_text("#turn")
 
     # I choose: no longer my move; seat 1's clock still runs, and cannot be handed over yet
     page.locator("[data-legal]").first.click()
@@ -70,7 +70,7 @@ def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser,
     page.screenshot(path=str(ARTIFACTS / "clocks-waiting.png"))
 
     # seat 1 runs out of time: the page offers to hand its seat to a bot, without a reload
-    page.wait_for_selector("#seats button:has-text('Hand to a bot')", timeout=10_000)
+    page.wait_for_selector("#seats button:has-text('Hand to a bot')", timeout=40_000)
     assert "-" in clock_text(page, 1) or clock_text(page, 1).endswith("0:00")
 
     # seat 1 moves (over the API) until the game waits for me again: the title says so again
@@ -86,3 +86,129 @@ def test_title_favicon_and_ticking_clocks(server_factory, create_table, browser,
     assert "favicon-turn.svg" in page.get_attribute("link[rel=icon]", "href")
     assert not errors, errors
     context.close()
+
+
+# Records each Notification the page makes (the real one is still made) and lets the test say whether the
+# page is hidden: headless Chromium always reports its pages visible, so that one browser state is set here.
+NOTIFICATION_SPY = """
+window.__notes = [];
+window.__hidden = sessionStorage.getItem("test.hidden") !== "0"; // hidden until the test says otherwise
+Object.defineProperty(document, "hidden", { get: () => window.__hidden });
+Object.defineProperty(document, "visibilityState", { get: () => (window.__hidden ? "hidden" : "visible") });
+const RealNotification = window.Notification;
+window.Notification = new Proxy(RealNotification, {
+  construct(target, args) { window.__notes.push(args[0]); return new target(...args); },
+  get(target, prop) { const v = target[prop]; return typeof v === "function" ? v.bind(target) : v; },
+});
+"""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def grace_server(request, server_factory, pg_url):
+    env = {"ROBOTABLE_GRACE_SECONDS": "6", "ROBOTABLE_CLOCK_TICK": "0.2"}
+    if request.param == "sqlite":
+        return server_factory(env=env)
+    return server_factory(database=pg_url, schema=request.getfixturevalue("pg_schema"), env=env)
+
+
+def seat_line(page, seat: int):
+    return page.locator("#seats .seat-line").nth(seat)
+
+
+def test_grace_countdown_hand_over_take_back_and_the_result_records_it(grace_server, browser) -> None:
+    """Two browsers: Bob leaves; Ann sees his grace counting down and may hand his seat to a bot only when it
+    reaches zero; Bob comes back and takes the seat back from his page; the end screen and the record list
+    the hand-over and the take-back. Ann's page, hidden when it becomes her move, shows a notification."""
+    server = grace_server
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ann_ctx.grant_permissions(["notifications"], origin=server.url)
+    ann_ctx.add_init_script(NOTIFICATION_SPY)
+    bob_ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ann_token, bob_token = browser_guest(ann_ctx, server.url, "Ann"), browser_guest(bob_ctx, server.url, "Bob")
+    body = {
+        "game": "tf22-reload",
+        "num_players": 2,
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+        "time_control": {"kind": "live", "base": 600, "increment": 0},
+    }
+    res = server.api("POST", "/api/tables", json=body, headers=bearer(ann_token))
+    assert res.status_code == 201, res.text
+    table, link = res.json()["table"]["id"], res.json()["invites"]["1"]
+    code = link.rsplit("/", 1)[1]
+    res = server.api("POST", "/api/invites/accept", json={"code": code}, headers=bearer(bob_token))
+    assert res.status_code == 200, res.text
+    errors: list[str] = []
+    bob = bob_ctx.new_page()
+    bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    bob.goto(f"{server.url}/table/{table}?seat=1")
+    bob.wait_for_selector("[data-legal]")
+
+    # Ann's page opens hidden (another tab in front) on her move: a notification says so
+    ann = ann_ctx.new_page()
+    ann.on("pageerror", lambda exc: errors.append(str(exc)))
+    ann.goto(f"{server.url}/table/{table}?seat=0")
+    ann.wait_for_selector("[data-legal]")
+    ann.wait_for_function("() => window.__notes.length === 1")
+    assert ann.evaluate("window.__notes") == ["Your move: TF22: RELOAD!"]
+    ann.evaluate("window.__hidden = false; sessionStorage.setItem('test.hidden', '0')")
+    # the sound is off by default; turned on, it stays on after a reload (kept in this browser)
+    assert ann.locator("#sound-toggle").is_checked() is False
+    ann.check("#sound-toggle")
+    ann.reload()
+    ann.wait_for_selector("[data-legal]")
+    assert ann.locator("#sound-toggle").is_checked() is True
+    assert ann.evaluate("window.__notes") == []  # visible now: no notification on this load
+
+    # Ann chooses; Bob is online: no hand-over
+    ann.locator("[data-legal]").first.click()
+    ann.wait_for_function("() => document.body.dataset.yourTurn === '0'")
+    ann.wait_for_selector("#seats .seat-line:nth-child(2) .tag.on")
+    assert seat_line(ann, 1).locator("button", has_text="Hand to a bot").count() == 0
+
+    # Bob leaves: Ann sees his grace counting down, and no hand-over button until it reaches zero
+    bob.close()
+    ann.wait_for_selector('#seats [data-clock-seat="1"]:has-text("away")')
+    away = ann.locator('#seats [data-clock-seat="1"]').inner_text()
+    assert seat_line(ann, 1).locator("button", has_text="Hand to a bot").count() == 0
+    ann.wait_for_timeout(1100)
+    assert ann.locator('#seats [data-clock-seat="1"]').inner_text() != away, "the grace does not count down"
+    button = seat_line(ann, 1).locator("button", has_text="Hand to a bot")
+    button.wait_for(timeout=20_000)
+    assert "away 0:00" in ann.locator('#seats [data-clock-seat="1"]').inner_text()
+    button.click()
+    ann.wait_for_selector("#seats .seat-line:nth-child(2) .tag.bot")
+    ann.wait_for_function("() => Number(document.body.dataset.moves) >= 2")  # the bot made Bob's choice
+
+    # Bob comes back and takes his seat back from his page
+    bob = bob_ctx.new_page()
+    bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    bob.goto(f"{server.url}/table/{table}?seat=1")
+    bob.locator("#seats button", has_text="Take my seat back").click()
+    bob.wait_for_selector("#toasts >> text=the seat is yours again")
+    ann.wait_for_function("() => !document.querySelector('#seats .seat-line:nth-child(2) .tag.bot')")
+
+    # both play on (over the API) to the end: the end screen and the record list the hand-over
+    tokens = {0: ann_token, 1: bob_token}
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the game did not end"
+        snaps = {
+            s: server.api("GET", f"/api/tables/{table}/state", params={"seat": s}, headers=bearer(t)).json()
+            for s, t in tokens.items()
+        }
+        if snaps[0]["result"]:
+            break
+        for seat, snap in snaps.items():
+            if snap["legal"]:
+                move = {"seat": seat, "action": snap["legal"][0], "after": snap["moves"]}
+                server.api("POST", f"/api/tables/{table}/moves", json=move, headers=bearer(tokens[seat]))
+    ann.wait_for_selector("#end-screen #seat-notes")
+    notes = ann.inner_text("#seat-notes")
+    assert "handed to a bot (random) by seat 1" in notes and "taken back from the bot by its player" in notes
+    record = server.api("GET", f"/api/tables/{table}/record", headers=bearer(ann_token)).json()
+    assert [(n["seat"], n["kind"]) for n in record["meta"]["seat_notes"]] == [(1, "handed_to_bot"), (1, "reclaimed")]
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / f"handover-end-{server.schema or 'sqlite'}.png"))
+    assert not errors, errors
+    ann_ctx.close()
+    bob_ctx.close()

@@ -124,8 +124,8 @@ def test_refused_websocket_moves_change_nothing(two_seats, server_factory) -> No
 
     # seat 1's player, a stranger, a signed-out client, a bad token and another site's page cannot play seat 0
     for token, status, words in (
-        (tokens[1], 403, "seat 0 is not yours"),
-        (guest_token(server, "Stranger"), 403, "seat 0 is not yours"),
+        (tokens[1], 403, "seat 1 is not yours"),
+        (guest_token(server, "Stranger"), 403, "seat 1 is not yours"),
         (None, 401, "sign in"),
         ("rt_stolen", 401, "unknown or revoked API token"),
     ):

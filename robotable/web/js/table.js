@@ -56,15 +56,25 @@ async function pickSeat() {
   } catch (err) {
     page.summary = null; // the socket says why (no such table)
   }
-  if (params.has("watch")) return null;
+  if (params.has("watch")) return canonical(null);
   const held = heldSeats();
-  const wanted = params.has("seat") ? Number(params.get("seat")) : null;
-  if (wanted !== null && held.includes(wanted)) return wanted;
-  if (wanted !== null && page.summary) {
-    toast(page.account ? `Seat ${wanted + 1} is not yours: you are watching.` : `Sign in to play seat ${wanted + 1}; you are watching.`, "info");
-    history.replaceState(null, "", `${location.pathname}?${held.length ? `seat=${held[0]}` : "watch=1"}`);
+  // a link's seat is an index from 0 (seat 1 is ?seat=0); anything else in it (an old token) is ignored
+  const asked = params.has("seat");
+  const wanted = asked && /^\d{1,3}$/.test(params.get("seat")) ? Number(params.get("seat")) : null;
+  if (wanted !== null && held.includes(wanted)) return canonical(wanted);
+  const fallback = held.length ? held[0] : null;
+  if (asked && page.summary) {
+    const which = wanted === null ? "That seat" : `Seat ${wanted + 1}`;
+    const then = fallback === null ? "you are watching" : `you play seat ${fallback + 1}`;
+    toast(page.account ? `${which} is not yours: ${then}.` : `Sign in to play ${which.toLowerCase()}; you are watching.`, "info");
   }
-  return held.length ? held[0] : null;
+  return page.summary ? canonical(fallback) : fallback;
+}
+
+/** Put the seat this page plays in its URL, and nothing else (a bad link's extras do not stay). */
+function canonical(seat) {
+  history.replaceState(null, "", `${location.pathname}?${seat === null ? "watch=1" : `seat=${seat}`}`);
+  return seat;
 }
 
 function connect() {
@@ -79,12 +89,14 @@ function connect() {
   socket.addEventListener("open", () => {
     page.retry = 0;
     loadChat(); // the lines written while this page was away, then each new one over the socket
-    setConnection(page.seat === null ? "watching live" : "live", "ok");
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     if (socket !== page.socket || page.closing) return;
-    if (event.code >= 4400 && event.code < 4500) return; // refused: the error says why
+    if (event.code >= 4400 && event.code < 4500) {
+      setConnection("not connected", "bad"); // refused: the error says why
+      return;
+    }
     page.retry = Math.min(page.retry + 1, 6);
     setConnection("disconnected: reconnecting…", "bad");
     setTimeout(connect, 500 * 2 ** page.retry);
@@ -103,6 +115,7 @@ async function handle(msg) {
     if (msg.type === "snapshot") page.log = msg.log;
     else page.log = page.log.concat(msg.events);
     page.current = msg;
+    setConnection(page.seat === null ? "watching live" : "live", "ok"); // live once the server sent the table
     setClock(msg.table);
     page.pending = false;
     if (msg.reason === "undo") toast(t("app:table.move_undone"), "info");
@@ -119,6 +132,7 @@ async function handle(msg) {
   } else if (msg.type === "error") {
     page.pending = false;
     toast(msg.message);
+    if (!page.current) setConnection("not connected", "bad");
     if (!page.current) $("board").replaceChildren(el("p", { class: "error" }, msg.message), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));
     if (page.current) render();
   }
