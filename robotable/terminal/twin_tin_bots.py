@@ -2,7 +2,9 @@
 
 Board legend: ``[R]`` a Base (colour initial); ``RA→`` a robot (colour, A or B, facing arrow), on a
 coloured background when it carries a crystal; ``◆`` a crystal on the ground; ``###`` a Rock; ``(@)``
-a Blob; ``T1`` a Teleporter of pair 1; ``~`` Mud (robots and crystals in Mud are underlined).
+a Blob; ``T1`` a Teleporter of pair 1; ``~`` Mud (robots and crystals in Mud are underlined). Rows are
+lettered from the top (A) and hexes counted from the left of their row: places are named so ("E6"), as
+in the browser.
 
 >>> import io
 >>> from rich.console import Console
@@ -17,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -51,6 +54,31 @@ TILE_LABEL = {
     "anti_theft": "AT",
     "long_range_zap": "LRZ",
 }
+
+
+ROWS = "ABCDEFGHIJKLMNOP"
+_board = {"radius": 5}  # the radius of the board last drawn (log lines name places on it)
+
+
+def place_name(hex_: Any, radius: int | None = None) -> str:
+    """A hex as a person reads it on the board: the row's letter (A at the top), the place in the row from
+    the left.
+
+    >>> place_name([0, 0], 4), place_name([-1, -1], 4), place_name([1, 0], 4)
+    ('E5', 'D3', 'E6')
+    """
+    radius = _board["radius"] if radius is None else radius
+    q, r = int(hex_[0]), int(hex_[1])
+    return f"{ROWS[r + radius]}{q - max(-radius, -radius - r) + 1}"
+
+
+def _slot(s: int) -> str:
+    return f"{'AB'[s // 3]}{s % 3 + 1}"
+
+
+def _reason(reason: str) -> str:
+    """The end reason with its seat counted from 1."""
+    return re.sub(r"seat (\d+)", lambda m: f"seat {int(m.group(1)) + 1}", reason)
 
 
 def _pretty(tile: str) -> str:
@@ -90,17 +118,18 @@ def _cells(view: dict[str, Any]) -> dict[tuple[int, int], Text]:
 def render_board(view: dict[str, Any]) -> Text:
     """The hex board as text, one line per row of hexes (r from top to bottom)."""
     radius = view["radius"]
+    _board["radius"] = radius
     cells = _cells(view)
     out = Text()
     for r in range(-radius, radius + 1):
-        line = Text(" " * (2 * abs(r)))
+        line = Text(f"{ROWS[r + radius]} " + " " * (2 * abs(r)))
         for q in range(-radius, radius + 1):
             if max(abs(q), abs(r), abs(q + r)) > radius:
                 continue
             line.append_text(cells.get((q, r), Text(" · ", style="dim")))
             line.append(" ")
         out.append_text(line)
-        out.append(f"  r={r:+d}\n", style="dim")
+        out.append("\n")
     return out
 
 
@@ -126,7 +155,7 @@ def render_programs(view: dict[str, Any]) -> Table:
         label = Text(f"{marker}{name}", style=f"bold {STYLE.get(name, '')}" + (" underline" if name in mine else ""))
         table.add_row(
             label,
-            str(c["seat"]) + (f"/t{c['team']}" if view["options"].get("team_play") else ""),
+            str(c["seat"] + 1) + (f"/t{c['team'] + 1}" if view["options"].get("team_play") else ""),
             _program(c["program"], 0),
             _program(c["program"], 3) if robots_per == 2 else Text("-", style="dim"),
             hand,
@@ -158,12 +187,15 @@ def _status(view: dict[str, Any]) -> Text:
         if pending["type"] == "zap":
             head.append(f"{view['running']} zapped {pending['robot']}: choose its order")
         elif pending["type"] == "blob":
-            head.append(f"{view['running']} zapped the Blob at {pending['hex']}: move it or leave it")
+            head.append(f"{view['running']} zapped the Blob on {place_name(pending['hex'])}: move it or leave it")
         else:
-            head.append(f"a {pending['crystal']} crystal enters: choose one of {pending['hexes']}")
+            places = ", ".join(place_name(h) for h in pending["hexes"])
+            head.append(f"a {pending['crystal']} crystal enters: choose one of {places}")
     if "result" in view:
         res = view["result"]
-        head.append(f"\nGame over ({res['reason']}): scores {res['scores']}, winners {res['winners']}", style="bold")
+        scores = ", ".join(f"seat {i + 1}: {p}" for i, p in enumerate(res["scores"]))
+        winners = " and ".join(f"seat {w + 1}" for w in res["winners"])
+        head.append(f"\nGame over ({_reason(res['reason'])}): {scores}; {winners} wins", style="bold")
     return head
 
 
@@ -200,15 +232,16 @@ def describe(action: dict[str, Any]) -> str:
     if kind == "move_blob":
         return "leave the Blob" if action["direction"] is None else f"move the Blob {str(action['direction']).upper()}"
     if kind == "place_crystal":
-        return f"new crystal on {action['hex']}"
+        return f"new crystal on {place_name(action['hex'])}"
     return str(action)
 
 
 def log(event: dict[str, Any]) -> str:
     """One line of the game log for an event's JSON form.
 
+    >>> _board["radius"] = 4  # the 2-player board (render sets it)
     >>> log({"type": "move", "robot": "red-A", "hex": [1, 0], "facing": "E", "how": "forward"})
-    'red-A moves forward to [1, 0], facing E'
+    'red-A moves forward to E6, facing E'
     """
     kind = event.get("type")
     d = {k: v for k, v in event.items() if k != "type"}
@@ -216,11 +249,11 @@ def log(event: dict[str, Any]) -> str:
     lines = {
         "turn_start": lambda: f"round {d.get('round')}: {d.get('colour')}'s turn",
         "place": lambda: (
-            f"{d['colour']} places {tile} on slot {d['slot']}"
+            f"{d['colour']} places {tile} on {_slot(d['slot'])}"
             + (f" (replacing {_pretty(d['replaced'])})" if d.get("replaced") else "")
         ),
-        "swap": lambda: f"{d['colour']} swaps slots {d['slot_a']} and {d['slot_b']}",
-        "remove": lambda: f"{d['colour']} removes {tile} from slot {d['slot']}",
+        "swap": lambda: f"{d['colour']} swaps {_slot(d['slot_a'])} and {_slot(d['slot_b'])}",
+        "remove": lambda: f"{d['colour']} removes {tile} from {_slot(d['slot'])}",
         "reset": lambda: f"{d['colour']} resets robot {d['robot']}",
         "pass": lambda: f"{d['colour']} passes",
         "double_modification": lambda: f"{d['colour']} uses Double Modification",
@@ -228,27 +261,30 @@ def log(event: dict[str, Any]) -> str:
         "order": lambda: f"{d['robot']}: {tile}",
         "move": lambda: (
             f"{d['robot']} {'is pushed' if d['how'] == 'pushed' else 'moves ' + d['how'].replace('_', ' ')}"
-            f" to {d['hex']}, facing {d['facing']}"
+            f" to {place_name(d['hex'])}, facing {d['facing']}"
         ),
         "turn": lambda: f"{d['robot']} turns to face {d['facing']}",
         "blocked": lambda: f"{d['robot']} cannot move ({d['how'].replace('_', ' ')})",
         "mud": lambda: f"{d['robot']} skids in the Mud",
-        "crystal_pushed": lambda: f"a {d['crystal']} crystal is pushed to {d['hex']}",
-        "blob_moved": lambda: f"a Blob moves to {d['hex']}",
-        "blob_left": lambda: f"the Blob at {d['hex']} stays",
+        "crystal_pushed": lambda: f"a {d['crystal']} crystal is pushed to {place_name(d['hex'])}",
+        "blob_moved": lambda: f"a Blob moves to {place_name(d['hex'])}",
+        "blob_left": lambda: f"the Blob on {place_name(d['hex'])} stays",
         "load": lambda: f"{d['robot']} loads a {d['crystal']} crystal",
         "steal": lambda: f"{d['robot']} steals a {d['crystal']} crystal from {d['victim']}",
         "anti_theft": lambda: f"{d['victim']}'s Anti Theft stops {d['robot']}",
         "unload": lambda: (
             f"{d['robot']} unloads a {d['crystal']} crystal "
-            + (f"onto {d['onto']}" if d.get("onto") else f"on {d['hex']}")
+            + (f"onto {d['onto']}" if d.get("onto") else f"on {place_name(d['hex'])}")
         ),
         "ignored": lambda: f"{d['robot']}: {d['order']} ignored ({d['why']})",
         "deliver": lambda: f"{d['robot']} delivers a {d['crystal']} crystal to the {d['base']} Base",
         "draw_special": lambda: f"{d['colour']} draws a Special Order",
         "special_drawn": lambda: f"{d['colour']} drew {tile}",
-        "crystal_choice": lambda: f"a {d['crystal']} crystal enters: the active player chooses among {d['hexes']}",
-        "crystal_enters": lambda: f"a {d['crystal']} crystal enters play on {d['hex']}",
+        "crystal_choice": lambda: (
+            f"a {d['crystal']} crystal enters: the active player chooses among "
+            + ", ".join(place_name(h) for h in d["hexes"])
+        ),
+        "crystal_enters": lambda: f"a {d['crystal']} crystal enters play on {place_name(d['hex'])}",
         "end_phase": lambda: "the last crystal is in play: the end phase starts",
         "zap": lambda: (
             f"{d['robot']} zaps "
@@ -262,7 +298,7 @@ def log(event: dict[str, Any]) -> str:
         "countdown": lambda: (
             f"countdown: {d['counters_left']} counter(s) left" + (" - last game turn" if d.get("last_turn") else "")
         ),
-        "game_over": lambda: f"game over: {d['result']['reason']}",
+        "game_over": lambda: f"game over: {_reason(d['result']['reason'])}",
     }
     try:
         return lines[kind]()  # type: ignore[index]

@@ -3,7 +3,7 @@
 // It draws the view the server sent and offers exactly the legal actions it sent: no rules here.
 
 import { el, svg, toast } from "/static/js/api.js";
-import { arena, centre, COLOUR, CRYSTAL_POINTS, DIRS, defs, FACING_ANGLE, gem, ghost, key, pathLine, robot } from "/static/games/ttb-draw.js";
+import { arena, centre, COLOUR, CRYSTAL_POINTS, DARK as DARK_TAG, DIRS, defs, FACING_ANGLE, FACING_NAME, gem, ghost, key, pathLine, placeName, tileIcon } from "/static/games/ttb-draw.js";
 
 export const TILES = {
   forward_1: ["↑", "Forward 1x"],
@@ -25,13 +25,45 @@ export const TILES = {
   jump: ["⤴", "Jump"],
   back_up: ["↓", "Back Up"],
   double_zap: ["ϟϟ", "Double Zap"],
-  anti_theft: ["🔒", "Anti Theft"],
+  anti_theft: ["AT", "Anti Theft"],
   long_range_zap: ["ϟ→", "Long Range Zap"],
+};
+// What each tile does (the explanation a tap on a tile shows; the rules page says the same).
+const TILE_HELP = {
+  forward_1: "Move one hex forward; a robot, crystal or Blob in front is pushed if the hex behind it is free.",
+  forward_2: "Two Forward steps; the first step that fails ends the order.",
+  turn_left: "Turn 60° counter-clockwise.",
+  turn_right: "Turn 60° clockwise.",
+  load: "Take the crystal in front (on the ground, or carried by another robot: stealing it).",
+  unload: "Put the carried crystal in front: on a free hex, onto an empty-handed robot, or into a Base (it scores for the Base's owner).",
+  zap: "A pulse up to two hexes ahead: a robot hit must at once do your choice of Forward 1x, Turn Left, Turn Right, Load or Unload; a zapped Blob may be moved one hex.",
+  double_modification: "Once per game: two programming changes this turn. Never placed on the board.",
+  turn_2_left: "Turn 120° counter-clockwise.",
+  turn_2_right: "Turn 120° clockwise.",
+  anti_zap: "No action. While in the program, opponents' Zaps do not affect this robot.",
+  u_turn: "Turn 180°.",
+  forward_3: "Three Forward steps; the first that fails ends the order.",
+  forward_then_load: "A Forward step, then a Load (even if the step failed).",
+  forward_then_zap: "A Forward step, then a Zap (even if the step failed).",
+  dash: "A Forward step; while Dash is in the program, the robot's Forward steps push a whole line.",
+  jump: "Land two hexes ahead, over anything; the landing hex must be free.",
+  back_up: "A Forward step backwards; the facing does not change.",
+  double_zap: "Two Zaps in a row.",
+  anti_theft: "No action. While in the program, opponents cannot Load (steal) this robot's crystal.",
+  long_range_zap: "A Zap with unlimited range: the first non-empty hex ahead.",
 };
 const ORDER_TILES = ["forward_1", "forward_2", "turn_left", "turn_right", "load", "unload", "zap", "double_modification"];
 const tileName = (t) => (TILES[t] ? TILES[t][1] : t);
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const slotLabel = (s) => `${"AB"[Math.floor(s / 3)]}${(s % 3) + 1}`;
+const robotName = (r) => {
+  const [c, l] = String(r).split("-");
+  return l ? `${cap(c)} ${l}` : cap(c);
+};
+// The board's radius, for place names in the log (set by each drawing; 5 until the first).
+const geo = { R: 5 };
+const place = (h) => (h ? placeName(h, geo.R) : "");
+const facing = (f) => FACING_NAME[f] || f;
 if (!document.querySelector("link[data-ttb-css]")) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/css/ttb.css", dataset: { ttbCss: "1" } }));
 }
@@ -39,7 +71,7 @@ if (!document.querySelector("link[data-ttb-css]")) {
 const DIR_NAME = { e: "east", ne: "north-east", nw: "north-west", w: "west", sw: "south-west", se: "south-east" };
 
 // What the player is composing; reset whenever the table moves on.
-const ui = { moves: -1, table: null, seat: undefined, sel: null, staged: null, stagedKey: null, preview: null, previewError: null, prevRobots: null, animating: 0 };
+const ui = { moves: -1, table: null, seat: undefined, sel: null, staged: null, stagedKey: null, preview: null, previewError: null, prevRobots: null, animating: 0, skip: false, speed: 1, focus: null, inBoard: false, explain: null, help: false, rerender: null, lastView: null };
 
 // -- labels ---------------------------------------------------------------------------------------
 
@@ -62,14 +94,14 @@ function describeAction(a) {
     case "move_blob":
       return a.direction ? `move the Blob ${DIR_NAME[a.direction.toLowerCase()]}` : "leave the Blob where it is";
     case "place_crystal":
-      return `put the crystal on [${a.hex}]`;
+      return `put the crystal on ${place(a.hex)}`;
     default:
       return a.type;
   }
 }
 
 function describeEvent(e, names, seat) {
-  const hex = (h) => (h ? `[${h.join(", ")}]` : "");
+  const hex = place;
   switch (e.type) {
     case "turn_start":
       return `Round ${e.round}: ${cap(e.colour)}'s turn.`;
@@ -89,31 +121,31 @@ function describeEvent(e, names, seat) {
     case "blob_left":
       return null;
     case "order":
-      return `${e.robot}: ${tileName(e.tile)}`;
+      return `${robotName(e.robot)}: ${tileName(e.tile)}`;
     case "move":
-      return `${e.robot} ${e.how === "pushed" ? "is pushed" : e.how === "forward" ? "moves" : e.how.replace("_", " ") + "s"} to ${hex(e.hex)}.`;
+      return `${robotName(e.robot)} ${e.how === "pushed" ? "is pushed" : e.how === "forward" ? "moves" : e.how.replace("_", " ") + "s"} to ${hex(e.hex)}.`;
     case "turn":
-      return `${e.robot} turns to face ${e.facing}.`;
+      return `${robotName(e.robot)} turns to face ${facing(e.facing)}.`;
     case "blocked":
-      return `${e.robot} is blocked.`;
+      return `${robotName(e.robot)} is blocked.`;
     case "mud":
-      return `${e.robot} skids in the Mud.`;
+      return `${robotName(e.robot)} skids in the Mud.`;
     case "crystal_pushed":
       return `A ${e.crystal} crystal is pushed to ${hex(e.hex)}.`;
     case "blob_moved":
       return `A Blob moves to ${hex(e.hex)}.`;
     case "load":
-      return `${e.robot} loads a ${e.crystal} crystal.`;
+      return `${robotName(e.robot)} loads a ${e.crystal} crystal.`;
     case "steal":
-      return `${e.robot} steals a ${e.crystal} crystal from ${e.victim}!`;
+      return `${robotName(e.robot)} steals a ${e.crystal} crystal from ${robotName(e.victim)}!`;
     case "anti_theft":
-      return `${e.victim}'s Anti Theft stops ${e.robot}.`;
+      return `${robotName(e.victim)}'s Anti Theft stops ${robotName(e.robot)}.`;
     case "unload":
-      return `${e.robot} unloads a ${e.crystal} crystal${e.onto ? ` onto ${e.onto}` : ""}.`;
+      return `${robotName(e.robot)} unloads a ${e.crystal} crystal${e.onto ? ` onto ${robotName(e.onto)}` : e.hex ? ` on ${hex(e.hex)}` : ""}.`;
     case "ignored":
-      return `${e.robot}: ${tileName(e.order)} ignored (${e.why}).`;
+      return `${robotName(e.robot)}: ${tileName(e.order)} ignored (${e.why}).`;
     case "deliver":
-      return `★ ${e.robot} delivers a ${e.crystal} crystal (${CRYSTAL_POINTS[e.crystal]} pts) to the ${e.base} Base.`;
+      return `★ ${robotName(e.robot)} delivers a ${e.crystal} crystal (${CRYSTAL_POINTS[e.crystal]} pts) to the ${e.base} Base.`;
     case "draw_special":
       return `${cap(e.colour)} draws a Special Order.`;
     case "special_drawn":
@@ -125,13 +157,13 @@ function describeEvent(e, names, seat) {
     case "end_phase":
       return "The last crystal is in play: the end phase starts.";
     case "zap":
-      return `${e.robot} zaps${e.resisted ? ": Anti-Zap resists" : e.hit === "blob" ? " a Blob" : e.hit ? ` and hits ${e.hit}` : " (no effect)"}.`;
+      return `${robotName(e.robot)} zaps${e.resisted ? ": Anti-Zap resists" : e.hit === "blob" ? " a Blob" : e.hit ? ` and hits ${robotName(e.hit)}` : " (no effect)"}.`;
     case "zap_order":
-      return `${e.robot} is zapped into ${tileName(e.order)}.`;
+      return `${robotName(e.robot)} is zapped into ${tileName(e.order)}.`;
     case "countdown":
       return `Countdown: ${e.counters_left} counter${e.counters_left === 1 ? "" : "s"} left${e.last_turn ? " (last game turn)" : ""}.`;
     case "game_over":
-      return `Game over (${e.result.reason || "end"}).`;
+      return `Game over: ${endReason(e.result, names)}`;
     default:
       return e.type;
   }
@@ -168,6 +200,7 @@ function stage(action, ctx) {
   ui.previewError = null;
   const k = JSON.stringify(action);
   ui.stagedKey = k;
+  ui.focus = "commit";
   ctx.rerender();
   if (!ctx.preview) return;
   ctx.preview(action).then(
@@ -187,6 +220,7 @@ function stage(action, ctx) {
 function clearStage(ctx) {
   ui.staged = ui.stagedKey = ui.preview = ui.previewError = null;
   ui.sel = null;
+  ui.focus = "first-legal";
   ctx.rerender();
 }
 
@@ -220,15 +254,15 @@ function shownProgram(program, colourIsActive) {
 
 // -- pieces of the page ---------------------------------------------------------------------------
 
-function tileEl(tile, extra = {}, count = null) {
+function tileEl(tile, extra = {}, count = null, tag = "div") {
   const special = !ORDER_TILES.includes(tile);
-  const [glyph, name] = TILES[tile] || ["?", tile];
+  const name = TILES[tile] ? TILES[tile][1] : tile;
   return el(
-    "div",
-    { class: `tile${special ? " special" : ""}`, title: name, ...extra },
-    el("span", { class: "glyph" }, glyph),
+    tag,
+    { class: `tile${special ? " special" : ""}`, "data-explain": `${name}: ${TILE_HELP[tile] || ""}`, ...extra },
+    el("span", { class: "glyph" }, tileIcon(tile)),
     el("span", { class: "tname" }, name),
-    count !== null && count > 1 ? el("span", { class: "count" }, `×${count}`) : null,
+    count !== null && count > 1 ? el("span", { class: "count", "aria-hidden": "true" }, `×${count}`) : null,
   );
 }
 
@@ -274,17 +308,26 @@ function board(colour, view, ctx, L, mine) {
       const placeable = active && ui.sel && ui.sel.tile && L.place.get(ui.sel.tile)?.has(s);
       const swappable = active && ui.sel && ui.sel.slot !== undefined && ui.sel.slot !== s && L.swapOf(ui.sel.slot, s);
       const selected = ui.sel && ui.sel.slot === s && active;
+      const touchable = active && (placeable || swappable || L.remove.has(s) || L.swap.some((x) => x.slot_a === s || x.slot_b === s));
       const cls = `slot${tile ? " full" : ""}${placeable || swappable ? " legal" : ""}${selected ? " selected" : ""}${changed.has(s) ? " staged" : ""}`;
+      const what = tile ? tileName(tile) : "empty";
+      const label = `${cap(colour.colour)} robot ${"AB"[r]}, slot ${i + 1}: ${what}${placeable ? `. Put ${tileName(ui.sel.tile)} here` : swappable ? `. Swap with ${slotLabel(ui.sel.slot)}` : ""}`;
       const node = el(
-        "div",
+        active ? "button" : "div",
         {
+          type: active ? "button" : null,
           class: cls,
-          dataset: { slot: s, colour: colour.colour, ...(placeable || swappable ? { legal: "slot" } : {}) },
+          dataset: { slot: s, colour: colour.colour, focus: `slot:${colour.colour}:${s}`, ...(placeable || swappable ? { legal: "slot" } : {}) },
           title: `robot ${"AB"[r]}, slot ${i + 1}`,
+          "aria-label": label,
+          "aria-pressed": active ? (selected ? "true" : "false") : null,
+          "aria-disabled": active && !touchable ? "true" : null,
+          role: active ? null : "img",
           onclick: active ? () => slotClick(s, ctx, L, colour.program) : null,
           draggable: active && tile && !ui.staged ? "true" : null,
+          "data-explain": tile ? `${tileName(tile)}: ${TILE_HELP[tile] || ""}` : `Slot ${i + 1} of robot ${"AB"[r]}: robot ${"AB"[r]} runs its three slots left to right each turn.`,
         },
-        tile ? tileEl(tile) : el("span", { class: "empty" }, i + 1),
+        tile ? tileEl(tile, { "aria-hidden": "true" }, null, "span") : el("span", { class: "empty", "aria-hidden": "true" }, i + 1),
       );
       if (active) {
         node.addEventListener("dragstart", (ev) => ev.dataTransfer.setData("text/plain", `slot:${s}`));
@@ -300,12 +343,12 @@ function board(colour, view, ctx, L, mine) {
     return el(
       "div",
       { class: "prog-row" },
-      el("span", { class: "robot-tag", style: `background:${COLOUR[colour.colour]}` }, "AB"[r]),
+      el("span", { class: "robot-tag", style: `background:${DARK_TAG[colour.colour] || COLOUR[colour.colour]}`, "aria-hidden": "true" }, "AB"[r]),
       slots,
-      reset ? el("button", { type: "button", class: "small ghost-btn", dataset: { reset: r }, onclick: () => stage(reset, ctx), title: "every tile of this robot back to hand" }, "Reset") : null,
+      reset ? el("button", { type: "button", class: "small ghost-btn", dataset: { reset: r, focus: `reset:${r}` }, onclick: () => stage(reset, ctx), title: "every tile of this robot back to hand" }, `Reset ${"AB"[r]}`) : null,
     );
   });
-  return el("div", { class: "prog-board" }, rows);
+  return el("div", { class: "prog-board", role: "group", "aria-label": `${cap(colour.colour)} programs` }, rows);
 }
 
 /** The hand as it would be after the staged change (for display only). */
@@ -327,27 +370,35 @@ function hand(colour, view, ctx, L, mine, active) {
   for (const [t, n] of Object.entries(shownHand(colour, view))) {
     if (!n) continue;
     const placeable = active && L.place.has(t);
-    const selected = ui.sel && ui.sel.tile === t;
+    const selected = active && ui.sel && ui.sel.tile === t; // only the hand being programmed shows the choice
+    const used = t === "double_modification" && colour.double_modification_used;
     const node = tileEl(
       t,
       {
-        class: `tile${ORDER_TILES.includes(t) ? "" : " special"}${placeable ? " legal" : ""}${selected ? " selected" : ""}${t === "double_modification" && colour.double_modification_used ? " used" : ""}`,
-        dataset: { tile: t, ...(placeable ? { legal: "tile" } : {}) },
+        type: "button",
+        class: `tile${ORDER_TILES.includes(t) ? "" : " special"}${placeable ? " legal" : ""}${selected ? " selected" : ""}${used ? " used" : ""}`,
+        dataset: { tile: t, focus: `tile:${colour.colour}:${t}`, ...(placeable ? { legal: "tile" } : {}) },
         draggable: placeable && !ui.staged ? "true" : null,
+        "aria-label": `${tileName(t)}${n > 1 ? ` (${n} in hand)` : ""}${used ? ", used" : ""}${placeable ? (selected ? ": chosen, now pick a slot" : ": choose it to place") : ""}`,
+        "aria-pressed": placeable ? (selected ? "true" : "false") : null,
         onclick: placeable
           ? () => {
               ui.sel = selected ? null : { tile: t };
+              ui.focus = selected ? `tile:${colour.colour}:${t}` : "first-slot";
               ctx.rerender();
             }
           : null,
       },
       n,
+      "button",
     );
     if (placeable) node.addEventListener("dragstart", (ev) => ev.dataTransfer.setData("text/plain", `tile:${t}`));
     tiles.push(node);
   }
-  for (let i = 0; i < (colour.hidden_specials || 0); i++) tiles.push(el("div", { class: "tile hidden-special", title: "a Special Order not yet revealed" }, el("span", { class: "glyph" }, "?"), el("span", { class: "tname" }, "Special")));
-  const box = el("div", { class: `hand${active ? " mine" : ""}`, dataset: { hand: colour.colour } }, tiles.length ? tiles : el("span", { class: "muted small" }, "no tiles in hand"));
+  for (let i = 0; i < (colour.hidden_specials || 0); i++) {
+    tiles.push(el("button", { type: "button", class: "tile hidden-special", title: "a Special Order not yet revealed", "aria-label": "a Special Order not yet revealed", "data-explain": "A Special Order this player has not shown yet: it is revealed when first placed on a board." }, el("span", { class: "glyph", "aria-hidden": "true" }, "?"), el("span", { class: "tname" }, "Special")));
+  }
+  const box = el("div", { class: `hand${active ? " mine" : ""}`, dataset: { hand: colour.colour }, role: "group", "aria-label": `${cap(colour.colour)} hand` }, tiles.length ? tiles : el("span", { class: "muted small" }, "no tiles in hand"));
   if (active) {
     box.addEventListener("dragover", (ev) => ev.preventDefault());
     box.addEventListener("drop", (ev) => {
@@ -391,7 +442,7 @@ function colourPanel(colour, view, ctx, L) {
 }
 
 function gemIcon(kind, title, i = 0) {
-  return svg("svg", { class: "gem-icon", viewBox: "-6 -6 12 12", width: 16, height: 16, role: "img", "aria-label": title, dataset: { i } }, gem(kind, [0, 0.5], 1));
+  return svg("svg", { class: "gem-icon", viewBox: "-6 -6 12 12", width: 16, height: 16, role: "img", "aria-label": title, dataset: { i }, "data-explain": `A ${kind} crystal: ${CRYSTAL_POINTS[kind]} points in a Base, one less if still carried at the end.` }, gem(kind, [0, 0.5], 1));
 }
 
 function trackBar(view) {
@@ -401,10 +452,11 @@ function trackBar(view) {
     { class: "ttb-bar" },
     el("span", { class: "round" }, `Round ${view.round}`),
     el("span", {}, "Turn: ", el("span", { class: "swatch", style: `background:${COLOUR[view.active] || "#999"}` }), ` ${cap(view.active || "-")}`),
-    el("span", { class: "track", title: "Crystal track: the next crystal to enter play is on the left" }, "Track: ", view.track.length ? view.track.map((c, i) => gemIcon(c, `${c} crystal`, i)) : el("span", { class: "muted" }, "empty")),
-    el("span", { class: "countdown", title: "Countdown counters held by the first player" }, "Countdown: ", counters, view.end_phase ? el("span", { class: "tag warn" }, "end phase") : null),
-    el("span", { class: "muted small" }, `Specials in stack: ${view.special_stack_count} · First player: ${cap(view.first)} · Score victory: ${view.score_victory ?? "none"}`),
+    el("span", { class: "track", title: "Crystal track: the next crystal to enter play is on the left", "data-explain": "The crystal track: each time a crystal is delivered, the next one (leftmost) enters play at the centre. When the last has entered, the end phase starts: three more rounds." }, "Track: ", view.track.length ? view.track.map((c, i) => gemIcon(c, `${c} crystal`, i)) : el("span", { class: "muted" }, "empty")),
+    el("span", { class: "countdown", title: "Countdown counters held by the first player", "data-explain": "Countdown: in the end phase the first player discards a counter (3, 2, 1) at the start of each round; after the last round the game ends." }, "Countdown: ", counters, view.end_phase ? el("span", { class: "tag warn" }, "end phase") : null),
+    el("span", { class: "muted small", "data-explain": `Score victory: the first player with ${view.score_victory ?? "-"} points in Bases wins at once, whatever the others have.` }, `Specials in stack: ${view.special_stack_count} · First player: ${cap(view.first)} · Score victory: ${view.score_victory ?? "none"}`),
     el("a", { class: "button small", href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener", id: "rules-link" }, "Rules"),
+    el("button", { type: "button", class: "small", id: "ttb-help-button", "aria-expanded": ui.help ? "true" : "false", "aria-controls": "ttb-help", onclick: () => { ui.help = !ui.help; ui.focus = "help"; ui.rerender?.(); } }, ui.help ? "Close help" : "Help"),
   );
 }
 
@@ -438,7 +490,7 @@ function previewPanel(view, ctx) {
     const lines = [];
     for (const [name, steps] of Object.entries(p.paths)) {
       const [hx, f] = steps[steps.length - 1];
-      lines.push(`${name} ends on [${hx.join(", ")}] facing ${f}`);
+      lines.push(`${robotName(name)} ends on ${place(hx)} facing ${facing(f)}`);
     }
     for (const e of p.events) {
       if (["deliver", "load", "unload", "steal", "crystal_pushed", "zap", "blocked", "mud", "crystal_enters", "blob_moved"].includes(e.type)) lines.push(describeEvent(e, ctx.names, ctx.seat));
@@ -469,12 +521,13 @@ function pendingPanel(view, ctx, L) {
   const choices = [];
   if (pend.type === "zap") {
     text = mineToAct ? `Zap! ${pend.robot} is hit: choose what it does.` : `${pend.robot} is zapped: waiting for the zapping player.`;
-    for (const a of L.zap) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "zap", order: a.order }, onclick: () => stage(a, ctx) }, tileEl(a.order)));
+    for (const a of L.zap) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "zap", order: a.order }, "aria-label": tileName(a.order), onclick: () => stage(a, ctx) }, tileEl(a.order, { "aria-hidden": "true" }, null, "span")));
   } else if (pend.type === "blob") {
     text = mineToAct ? "A Blob is zapped: click an arrow on the arena (or a button) to move it, or leave it." : "A Blob is zapped: waiting for the zapping player.";
     for (const a of L.blob) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "blob", direction: a.direction ?? "none" }, onclick: () => stage(a, ctx) }, describeAction(a)));
   } else {
-    text = mineToAct ? `A ${pend.crystal} crystal enters play: click one of the highlighted hexes closest to the centre.` : `A ${pend.crystal} crystal enters: waiting for the active player to place it.`;
+    text = mineToAct ? `A ${pend.crystal} crystal enters play: click one of the highlighted hexes closest to the centre (or a button).` : `A ${pend.crystal} crystal enters: waiting for the active player to place it.`;
+    for (const a of L.crystal) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "crystal", hex: key(a.hex), focus: `crystal:${key(a.hex)}` }, onclick: () => stage(a, ctx) }, place(a.hex)));
   }
   return el("section", { class: `panel pending-panel${mineToAct ? " mine" : ""}` }, el("p", { class: "prompt" }, text), choices.length ? el("div", { class: "action-list zap-choices" }, choices) : null);
 }
@@ -506,7 +559,7 @@ function arenaFor(view, ctx, L) {
     const hit = view.robots.find((r) => r.robot === view.pending.robot);
     if (hit) {
       const [x, y] = centre(hit.hex);
-      overlay.push(svg("circle", { cx: x, cy: y, r: 9.5, class: "zap-ring" }));
+      overlay.push(svg("circle", { cx: x, cy: y, r: 9.5, class: "zap-ring", dataset: { zapRing: hit.robot } }));
     }
   }
   for (const a of L.crystal) clickable.set(key(a.hex), a);
@@ -539,9 +592,16 @@ function arenaFor(view, ctx, L) {
 // -- animation of the last move's robot paths -----------------------------------------------------
 
 function animate(root, view, events) {
-  if (!ui.prevRobots || !events || !events.length) return;
+  if (!ui.prevRobots) return;
   const paths = new Map();
-  for (const e of events) {
+  if (!events) {
+    // a replay step: each robot that moved goes straight from where it stood to where it stands
+    for (const r of view.robots) {
+      const start = ui.prevRobots.get(r.robot);
+      if (start && (key(start.hex) !== key(r.hex) || start.facing !== r.facing)) paths.set(r.robot, [start, { hex: r.hex, facing: r.facing }]);
+    }
+  }
+  for (const e of events || []) {
     if (e.type !== "move" && e.type !== "turn") continue;
     if (!paths.has(e.robot)) {
       const start = ui.prevRobots.get(e.robot);
@@ -551,9 +611,13 @@ function animate(root, view, events) {
     paths.get(e.robot).push({ hex: e.hex, facing: e.facing });
   }
   if (!paths.size) return;
-  const STEP = 230;
+  const STEP = 230 / (ui.speed || 1);
   ui.animating += 1;
+  ui.skip = false;
   document.body.dataset.animating = "1";
+  const wrap = root.querySelector(".arena-wrap");
+  const skip = el("button", { type: "button", class: "small skip-anim-button", id: "skip-animation", onclick: () => (ui.skip = true) }, "Skip animation");
+  if (wrap && !wrap.querySelector("#skip-animation")) wrap.append(skip);
   const jobs = [];
   let longest = 0;
   for (const [name, steps] of paths) {
@@ -579,8 +643,9 @@ function animate(root, view, events) {
       node.setAttribute("transform", `translate(${(x0 + (x1 - x0) * f).toFixed(2)} ${(y0 + (y1 - y0) * f).toFixed(2)})`);
       body.setAttribute("transform", `rotate(${(a0 + (a1 - a0) * f).toFixed(1)})`);
     }
-    if (t < longest && jobs.some((j) => j.node.isConnected)) requestAnimationFrame(frame);
+    if (t < longest && !ui.skip && jobs.some((j) => j.node.isConnected)) requestAnimationFrame(frame);
     else {
+      skip.remove();
       for (const { node, body, steps } of jobs) {
         const last = steps[steps.length - 1];
         const [x, y] = centre(last.hex);
@@ -599,26 +664,100 @@ function animate(root, view, events) {
 function render(root, ctx) {
   const view = ctx.view;
   const rerender = () => draw(root, { ...ctx, rerender, fresh: false });
-  const fresh = ctx.moves !== ui.moves || ctx.tableId !== ui.table || ctx.seat !== ui.seat;
+  ui.rerender = rerender;
+  const replayStep = ctx.replay && view !== ui.lastView;
+  const fresh = replayStep || ctx.moves !== ui.moves || ctx.tableId !== ui.table || ctx.seat !== ui.seat;
   if (fresh) {
     ui.sel = ui.staged = ui.stagedKey = ui.preview = ui.previewError = null;
+    ui.focus = "first-legal";
   }
+  listen(root);
   draw(root, { ...ctx, rerender, fresh });
   if (fresh) {
-    if (ctx.tableId === ui.table && ctx.seat === ui.seat && ctx.moves === ui.moves + 1) animate(root, view, ctx.events);
+    if (ctx.replay) {
+      if (ui.lastView && ui.table === "replay") animate(root, view, null);
+    } else if (ctx.tableId === ui.table && ctx.seat === ui.seat && ctx.moves === ui.moves + 1) animate(root, view, ctx.events);
     ui.moves = ctx.moves;
-    ui.table = ctx.tableId;
+    ui.table = ctx.replay ? "replay" : ctx.tableId;
     ui.seat = ctx.seat;
+    ui.lastView = view;
     ui.prevRobots = new Map(view.robots.map((r) => [r.robot, { hex: r.hex, facing: r.facing }]));
   }
 }
 
+/** Taps explain pieces; Escape skips an animation, then clears a selection or a staged change. */
+function listen(root) {
+  if (root.dataset.ttbListens) return;
+  root.dataset.ttbListens = "1";
+  root.addEventListener("click", (ev) => {
+    const t = ev.target;
+    if (!t.closest || !root.contains(t)) return;
+    const piece = t.closest("[data-explain]");
+    let text = piece ? piece.getAttribute("data-explain") : null;
+    const hex = t.closest("[data-hex]");
+    const robotNode = t.closest("[data-robot]");
+    if (robotNode) text = `${robotNode.getAttribute("aria-label")}.`;
+    else if (!text && t.closest(".arena") && hex) {
+      const [q, r] = hex.dataset.hex.split(",").map(Number);
+      const what = t.closest("[aria-label]:not(svg)");
+      text = `${placeName([q, r], geo.R)}${what && what !== hex ? `: ${what.getAttribute("aria-label")}` : ""}.`;
+    }
+    if (!text) return;
+    ui.explain = text;
+    const line = root.querySelector("#ttb-explain");
+    if (line) line.textContent = text;
+  });
+  root.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    if (ui.animating) ui.skip = true;
+    else if (ui.staged) document.getElementById("cancel-stage")?.click();
+    else if (ui.sel) {
+      ui.sel = null;
+      ui.focus = "first-legal";
+      ui.rerender?.();
+    }
+  });
+}
+
+function focusAfter(root, want, previous) {
+  let node = null;
+  if (want === "first-slot") node = root.querySelector(".colour-panel.mine [data-legal=slot]");
+  else if (want === "commit") node = root.querySelector("#commit");
+  else if (want === "help") node = root.querySelector("#ttb-help-button");
+  else if (want && want !== "first-legal") node = root.querySelector(`[data-focus="${CSS.escape(want)}"]`);
+  if (!node && previous) node = root.querySelector(`[data-focus="${CSS.escape(previous)}"]`);
+  if (!node) node = root.querySelector("#commit, .pending-panel.mine [data-legal], .colour-panel.mine [data-legal=tile], [data-change=pass], .change-panel button");
+  if (node) node.focus();
+}
+
+function helpPanel() {
+  if (!ui.help) return null;
+  return el(
+    "section",
+    { class: "panel help-panel", id: "ttb-help", "aria-label": "Help" },
+    el("h3", {}, "How to play"),
+    el("p", {}, "On your turn change one program (place a tile from your hand on a slot, swap two slots of one robot, remove a tile, reset a robot) or pass; then your robots run their programs: robot A's three slots left to right, then robot B's."),
+    el("p", {}, "Harvest crystals (Load), bring them to your Base (Unload): blue 2, green 3, pink 4 points. A blue crystal delivered gives a Special Order. The first to the score victory wins at once; otherwise the game ends three rounds after the last crystal enters."),
+    el("p", {}, "At this table: choose a tile, then a highlighted slot (or drag it); the preview shows what your robots will do; Commit and run confirms. Until the robots run, Undo takes a change back. Tap any tile, robot, crystal or hex to see what it is. Keys: Tab to a tile, Enter to choose it, Enter on a slot, Enter to commit; Escape cancels or skips the animation."),
+    el("p", {}, "Places are named by row (A at the top, letters on the left of the arena) and position in the row from the left: D5."),
+    el("p", {}, el("a", { href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener" }, "The full rules page, with every tile")),
+  );
+}
+
 function draw(root, ctx) {
   const view = ctx.view;
+  geo.R = view.radius;
+  const active = document.activeElement;
+  const inRoot = !!active && active !== root && root.contains(active);
+  if (inRoot) ui.inBoard = true;
+  else if (active && active !== document.body) ui.inBoard = false;
+  const previous = inRoot ? active.dataset.focus : null;
   const L = index(ctx.replay ? [] : ctx.legal);
   const mine = new Set(view.your_colours || []);
   const colours = view.colours.slice().sort((a, b) => (mine.has(b.colour) ? 1 : 0) - (mine.has(a.colour) ? 1 : 0));
   const side = [];
+  const help = helpPanel();
+  if (help) side.push(help);
   if (!ctx.replay) {
     if (ui.staged) side.push(previewPanel(view, ctx));
     const pend = pendingPanel(view, ctx, L);
@@ -626,14 +765,19 @@ function draw(root, ctx) {
     if (!ui.staged && L.changing) side.push(el("section", { class: "panel change-panel" }, changePanel(view, ctx, L)));
   }
   side.push(...colours.map((c) => colourPanel(c, view, ctx, L)));
+  const programming = !ctx.replay && (L.changing || ui.staged || L.zap.length || L.blob.length || L.crystal.length);
   root.replaceChildren(
     el(
       "div",
-      { class: "ttb", dataset: { phase: view.phase, players: view.num_players } },
+      { class: `ttb${programming ? " programming" : ""}`, dataset: { phase: view.phase, players: view.num_players } },
       trackBar(view),
+      el("p", { class: "explain small", id: "ttb-explain", "aria-live": "polite" }, ui.explain ?? "Tap any tile, robot, crystal or hex to see what it is."),
       el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view)), el("div", { class: "ttb-side" }, side)),
     ),
   );
+  const want = ui.focus;
+  ui.focus = null;
+  if (!ctx.replay && ui.inBoard && (inRoot || !active || active === document.body)) focusAfter(root, want, previous);
 }
 
 function legend(view) {
@@ -646,21 +790,72 @@ function legend(view) {
   return el("p", { class: "legend muted small" }, items.join(" · "));
 }
 
+/** Points in Bases of a seat, from the result's details (crystals at face value). */
+function basePoints(result, seat) {
+  const colours = (result.details && result.details.colours) || {};
+  let points = 0;
+  for (const c of Object.values(colours)) if (c.seat === seat) for (const k of c.in_base) points += CRYSTAL_POINTS[k];
+  return points;
+}
+
+/** Why the game ended, in words (seats by their names, never by number from 0). */
+function endReason(result, names) {
+  const reason = result.reason || "";
+  if (reason.startsWith("score victory")) {
+    const w = result.winners[0];
+    return `score victory: ${names[w] ?? `Seat ${w + 1}`} has ${basePoints(result, w)} points in Bases and wins at once.`;
+  }
+  if (reason.startsWith("crystal attrition")) return "crystal attrition: three rounds after the last crystal entered play, the most points wins.";
+  if (reason.startsWith("round limit")) return "the round limit is reached: the most points wins.";
+  return `${reason}.`;
+}
+
 function renderResult(result, view, names) {
-  const rows = result.ranks
-    .map((rank, seat) => ({ rank, seat }))
-    .sort((a, b) => a.rank - b.rank)
-    .map(({ rank, seat }) => {
-      const colours = view.colours.filter((c) => c.seat === seat).map((c) => cap(c.colour));
-      return el("tr", { class: result.winners.includes(seat) ? "winner" : "" }, el("td", {}, rank === 1 ? "★ 1" : rank), el("td", {}, names[seat] ?? seat), el("td", {}, colours.join(" + ")), el("td", { class: "total" }, result.scores[seat]));
-    });
+  const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  const victory = (result.reason || "").startsWith("score victory");
+  const rows = order.map(({ rank, seat }) => {
+    const colours = view.colours.filter((c) => c.seat === seat).map((c) => cap(c.colour));
+    return el(
+      "tr",
+      { class: result.winners.includes(seat) ? "winner" : "" },
+      el("td", {}, rank === 1 ? "★ 1" : rank),
+      el("td", {}, names[seat] ?? `Seat ${seat + 1}`),
+      el("td", {}, colours.join(" + ")),
+      el("td", {}, basePoints(result, seat)),
+      el("td", { class: "total" }, result.scores[seat]),
+    );
+  });
+  const notes = [];
+  if (victory) {
+    const w = result.winners[0];
+    const winner = names[w] ?? `Seat ${w + 1}`;
+    const target = view.score_victory;
+    const above = order.filter(({ seat }) => seat !== w && result.scores[seat] >= result.scores[w]).map(({ seat }) => `${names[seat] ?? `Seat ${seat + 1}`} (${result.scores[seat]} points)`);
+    notes.push(
+      el(
+        "p",
+        { class: "victory-note", id: "score-victory-note" },
+        `Score victory: ${winner} reached ${basePoints(result, w)} points in Bases${target ? ` (${target} win at once with ${view.num_players} players)` : ""} and wins at once, whatever the others have.`,
+        above.length ? ` That is why ${winner} ranks above ${above.join(" and ")}: points count only to rank the others.` : "",
+      ),
+    );
+  } else {
+    notes.push(el("p", {}, `Game over: ${endReason(result, names)}`));
+  }
   return el(
     "div",
     {},
-    el("table", { class: "result" }, el("thead", {}, el("tr", {}, ["Place", "Player", "Colours", "Points"].map((h) => el("th", {}, h)))), el("tbody", {}, rows)),
-    el("p", {}, result.reason?.startsWith("score victory") ? `Score victory: ${names[result.winners[0]] ?? result.winners[0]} brought back enough crystals to win at once, and ranks first whatever the points.` : `Game over: ${result.reason}.`),
-    el("p", { class: "muted small" }, "Crystals in Bases at face value, carried ones one point less. Ties: most blue harvested (in Bases or carried), then most green harvested, then the highest value in Bases."),
+    el("div", { class: "table-scroll" }, el("table", { class: "result" }, el("thead", {}, el("tr", {}, ["Place", "Player", "Colours", "In Bases", "Points"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))),
+    notes,
+    el("p", { class: "muted small" }, "Points: crystals in Bases at face value, carried ones one point less. Ties: most blue harvested (in Bases or carried), then most green harvested, then the highest value in Bases."),
   );
+}
+
+// -- the rules page draws its tiles' icons as the table does (it loads this module) ------------------
+
+for (const node of document.querySelectorAll("#rules .tile-row .tile")) {
+  const id = Object.keys(TILES).find((t) => TILES[t][1] === node.querySelector(".tname").textContent.trim());
+  if (id) node.querySelector(".glyph").replaceChildren(tileIcon(id));
 }
 
 // -- the lobby's map editor for variant tokens ------------------------------------------------------
