@@ -1,12 +1,21 @@
-"""Clocks live in the database: a killed server's clocks keep their deadlines when it starts again, and
-with two server processes on one database each time-out is fired (and noted) exactly once."""
+"""Clocks live in the database (SQLite and PostgreSQL): a killed server's clocks keep their deadlines when it
+starts again, and with two server processes on one database each time-out is fired (and noted) exactly once."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+import pytest
 from people import bearer
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_of(request, pg_url) -> dict[str, Any]:
+    """server_factory's database arguments: the test's SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return {}
+    return {"database": pg_url, "schema": request.getfixturevalue("pg_schema")}
 
 
 def summary(server, table: str) -> dict[str, Any]:
@@ -15,10 +24,12 @@ def summary(server, table: str) -> dict[str, Any]:
     return res.json()
 
 
-def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory, create_table, monkeypatch) -> None:
+def test_clocks_survive_a_restart_and_fire_once_across_processes(
+    server_factory, create_table, monkeypatch, database_of
+) -> None:
     monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.1")
     monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "600")
-    server = server_factory()
+    server = server_factory(**database_of)
     made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 4})
     table, tokens = made["table"]["id"], made["tokens"]
     play = {"seat": 0, "action": {"type": "play", "value": 6}}
@@ -27,8 +38,8 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(server_factory,
     assert [c["running"] for c in before] == [False, True]
 
     server.kill()  # a crash: nothing is saved on the way out
-    again = server_factory(database=server.database)
-    twin = server_factory(database=server.database)  # a second process on the same database
+    again = server_factory(database=server.database, schema=server.schema)
+    twin = server_factory(database=server.database, schema=server.schema)  # a second process, same database
     after = summary(again, table)["clock"]["seats"]
     assert [c["deadline"] for c in after] == [c["deadline"] for c in before]
     assert after[0]["left_ms"] == before[0]["left_ms"]  # a stopped clock keeps what it had
