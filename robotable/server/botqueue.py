@@ -99,16 +99,27 @@ class BotQueue:
 
     def register(self, table_id: str, owner: str | None, all_bots: bool) -> None:
         """Record a table's owner (at creation), keeping any pending turn."""
-        with self.storage.transaction() as conn:
-            done = conn.execute(
-                update(bot_turns).where(bot_turns.c.table_id == table_id).values(owner=owner, all_bots=all_bots)
-            )
-            if done.rowcount == 0:
-                conn.execute(
-                    insert(bot_turns).values(
-                        table_id=table_id, owner=owner, all_bots=all_bots, pending=False, version=0, due_at=now()
+        for attempt in range(2):  # an insert racing the table's first enqueue (its bots start) becomes an update
+            try:
+                with self.storage.transaction() as conn:
+                    done = conn.execute(
+                        update(bot_turns).where(bot_turns.c.table_id == table_id).values(owner=owner, all_bots=all_bots)
                     )
-                )
+                    if done.rowcount == 0:
+                        conn.execute(
+                            insert(bot_turns).values(
+                                table_id=table_id,
+                                owner=owner,
+                                all_bots=all_bots,
+                                pending=False,
+                                version=0,
+                                due_at=now(),
+                            )
+                        )
+                return
+            except IntegrityError:
+                if attempt:
+                    raise
 
     def enqueue(self, table_id: str, version: int, delay: float = 0.0, all_bots: bool = False) -> None:
         """Bots are to move at move count ``version``: due after ``delay`` seconds.

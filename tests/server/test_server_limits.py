@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -146,3 +147,32 @@ def test_strict_types_at_the_api_edge(client: TestClient, body: dict[str, Any], 
     res = client.post("/api/tables", json=body, headers=bearer(guest_token(client)))
     assert res.status_code == 422 and words in res.json()["detail"]
     assert client.get("/api/tables").json() == []
+
+
+def test_spectators_joining_and_leaving_send_the_players_nothing(server_factory: Any, create_table: Any) -> None:
+    """Joins and leaves are coalesced: 40 spectators coming and going cost the players no message at all
+    (they change no seat's "connected" flag), where every join used to be broadcast to every socket."""
+    server = server_factory()
+    made = create_table(server, [HUMAN, HUMAN])
+    table, tokens = made["table"]["id"], made["tokens"]
+    base = f"{server.ws_url}/ws/tables/{table}"
+    with (
+        connect(f"{base}?seat=0", additional_headers=bearer(tokens[0])) as a,
+        connect(f"{base}?seat=1", additional_headers=bearer(tokens[1])) as b,
+    ):
+        assert json.loads(a.recv(timeout=10))["type"] == "snapshot"
+        assert json.loads(b.recv(timeout=10))["type"] == "snapshot"
+        while True:  # the players' own presence: one summary once both are connected
+            msg = json.loads(a.recv(timeout=10))
+            if msg["type"] == "table" and all(s["connected"] for s in msg["table"]["seats"]):
+                break
+        for _ in range(4):
+            with ExitStack() as stack:
+                spectators = [stack.enter_context(connect(base)) for _ in range(10)]
+                for s in spectators:
+                    assert json.loads(s.recv(timeout=10))["type"] == "snapshot"
+        a.send(json.dumps({"type": "ping", "ref": "after"}))
+        seen = []
+        while (msg := json.loads(a.recv(timeout=10)))["type"] != "pong":
+            seen.append(msg["type"])
+        assert seen == [] and msg["ref"] == "after"
