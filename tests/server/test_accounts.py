@@ -269,3 +269,60 @@ def test_an_older_database_gets_the_new_columns(database) -> None:
         assert "account_id" in {c["name"] for c in inspector.get_columns("robotable_seats", schema=schema)}
         assert new - {"account_id"} <= {c["name"] for c in inspector.get_columns("robotable_tables", schema=schema)}
     store.close()
+
+
+def test_invites_work_once_expire_are_replaced_and_only_the_creator_makes_them(make) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from robotable.server.people_tables import invites_table
+    from robotable.server.storage import now
+
+    ann = make()
+    sign_up(ann, "ann")
+    human = {"kind": "human"}
+    res = ann.post(
+        "/api/tables", json={"game": "tf22-reload", "num_players": 3, "seats": [human] * 3}, headers=csrf(ann)
+    )
+    assert res.status_code == 201, res.text
+    table = res.json()["table"]["id"]
+    first, third = (res.json()["invites"][k].rsplit("/", 1)[1] for k in ("1", "2"))
+
+    def guest(name: str) -> TestClient:
+        client = make()
+        assert client.post("/api/account/guest", json={"display_name": name}).status_code == 201
+        return client
+
+    def accept(client: TestClient, code: str):
+        return client.post("/api/invites/accept", json={"code": code}, headers=csrf(client))
+
+    # the creator's own link tells her to send it on
+    assert ann.post("/api/invites/info", json={"code": first}, headers=csrf(ann)).json()["your_seats"] == [0]
+    mine = accept(ann, first)
+    assert mine.status_code == 409 and "you already play seat 1" in mine.json()["detail"], mine.text
+    # only the creator makes new links; a new one kills the earlier one
+    bob = guest("Bob")
+    assert bob.post(f"/api/tables/{table}/seats/1/invite", headers=csrf(bob)).status_code == 403
+    res = ann.post(f"/api/tables/{table}/seats/1/invite", headers=csrf(ann))
+    assert res.status_code == 200, res.text
+    second = res.json()["invite"].rsplit("/", 1)[1]
+    old = accept(bob, first)
+    assert old.status_code == 404 and "no such invite" in old.json()["detail"]
+    assert accept(bob, second).status_code == 200
+    used = accept(guest("Cy"), second)
+    assert used.status_code == 410 and "already used" in used.json()["detail"]
+    taken = ann.post(f"/api/tables/{table}/seats/1/invite", headers=csrf(ann))
+    assert taken.status_code == 409 and "seat 2 is not waiting for an invited player" in taken.json()["detail"]
+    # an invite past its time is refused, and its seat stays free
+    storage = ann.app.state.manager.storage
+    with storage.engine.begin() as conn:
+        conn.execute(
+            update(invites_table)
+            .where(invites_table.c.table_id == table, invites_table.c.seat == 2)
+            .values(expires_at=now() - timedelta(minutes=1))
+        )
+    late = accept(guest("Di"), third)
+    assert late.status_code == 410 and "expired" in late.json()["detail"]
+    seats = ann.get(f"/api/tables/{table}").json()["seats"]
+    assert seats[1]["name"] == "Bob" and seats[1]["account"] and seats[2]["account"] is None
