@@ -356,7 +356,7 @@ class RobotableSpielState(pyspiel.State):
         draws = self.ctx.game.chance_draws
         probe = engine.state.clone()
         order: list[str] = []  # the piles drawn from, in the order of the draws
-        watch = getattr(draws, "replace", None)  # without it: the piles in their declared order
+        watch = getattr(draws, "replace", None)
         if watch is not None:
             watch(probe, {name: _Watched(pile, name, order) for name, pile in draws.piles(probe).items()})
         for seat, index in self._pending:
@@ -367,8 +367,8 @@ class RobotableSpielState(pyspiel.State):
             left = after[name]
             if len(left) < len(pile) and list(left) == pile[: len(left)]:
                 plain[name] = len(pile) - len(left)
-                if watch is None:
-                    order += [name] * plain[name]
+        for name, drawn in plain.items():  # draws not seen as pop() (no replace): after the others
+            order += [name] * (drawn - order.count(name))
         seen: dict[str, int] = {}
         for name in order:  # the first draw in time not yet decided is the next chance node
             seen[name] = seen.get(name, 0) + 1
