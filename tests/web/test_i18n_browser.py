@@ -105,6 +105,7 @@ def test_lobby_and_table_in_japanese_and_the_switch(server_factory, browser) -> 
     assert page.inner_text(".log-panel h3") == "ゲームログ"
     assert page.inner_text("#seats").count("ボット") >= 1
     page.wait_for_selector("#turn .turn-text")
+    assert page.inner_text("#connection") == "ライブ"
     turn = page.inner_text("#turn")
     assert "あなたの手番です。" in turn or "手番を待っています" in turn, turn
     assert "あなたはAda（1番席）です。" in turn

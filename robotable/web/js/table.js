@@ -4,7 +4,7 @@
 
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
-import { gameName, levelName, seatName, t } from "/static/js/i18n.js";
+import { errorText, gameName, levelName, seatName, t } from "/static/js/i18n.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
 
@@ -64,11 +64,18 @@ async function pickSeat() {
   if (wanted !== null && held.includes(wanted)) return canonical(wanted);
   const fallback = held.length ? held[0] : null;
   if (asked && page.summary) {
-    const which = wanted === null ? "That seat" : `Seat ${wanted + 1}`;
-    const then = fallback === null ? "you are watching" : `you play seat ${fallback + 1}`;
-    toast(page.account ? `${which} is not yours: ${then}.` : `Sign in to play ${which.toLowerCase()}; you are watching.`, "info");
+    toast(badSeatNote(wanted, fallback), "info");
   }
   return page.summary ? canonical(fallback) : fallback;
+}
+
+/** What a link's seat that is not yours leaves this page on (seats counted from 1). */
+function badSeatNote(wanted, fallback) {
+  const n = wanted === null ? null : wanted + 1;
+  if (!page.account) return n === null ? t("app:table.sign_in_that_seat") : t("app:table.sign_in_seat", { n });
+  if (fallback === null) return n === null ? t("app:table.that_seat_watch") : t("app:table.not_your_seat", { n });
+  const m = fallback + 1;
+  return n === null ? t("app:table.that_seat_play", { m }) : t("app:table.not_your_seat_play", { n, m });
 }
 
 /** Put the seat this page plays in its URL, and nothing else (a bad link's extras do not stay). */
@@ -85,7 +92,7 @@ function connect() {
   const socket = new WebSocket(socketUrl(tableId, page.seat));
   page.socket = socket;
   page.closing = false;
-  setConnection("connecting…", "");
+  setConnection(t("app:table.connecting"), "");
   socket.addEventListener("open", () => {
     page.retry = 0;
     loadChat(); // the lines written while this page was away, then each new one over the socket
@@ -94,11 +101,11 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (socket !== page.socket || page.closing) return;
     if (event.code >= 4400 && event.code < 4500) {
-      setConnection("not connected", "bad"); // refused: the error says why
+      setConnection(t("app:table.refused"), "bad"); // refused: the error says why
       return;
     }
     page.retry = Math.min(page.retry + 1, 6);
-    setConnection("disconnected: reconnecting…", "bad");
+    setConnection(t("app:table.reconnecting"), "bad");
     setTimeout(connect, 500 * 2 ** page.retry);
   });
 }
@@ -115,7 +122,7 @@ async function handle(msg) {
     if (msg.type === "snapshot") page.log = msg.log;
     else page.log = page.log.concat(msg.events);
     page.current = msg;
-    setConnection(page.seat === null ? "watching live" : "live", "ok"); // live once the server sent the table
+    setConnection(page.seat === null ? t("app:table.watching_live") : t("app:table.live"), "ok"); // live once the server sent the table
     setClock(msg.table);
     page.pending = false;
     if (msg.reason === "undo") toast(t("app:table.move_undone"), "info");
@@ -131,9 +138,10 @@ async function handle(msg) {
     }
   } else if (msg.type === "error") {
     page.pending = false;
-    toast(msg.message);
-    if (!page.current) setConnection("not connected", "bad");
-    if (!page.current) $("board").replaceChildren(el("p", { class: "error" }, msg.message), el("p", {}, el("a", { href: "/" }, "Back to the lobby")));
+    const text = errorText({ code: msg.code, params: msg.params, detail: msg.message });
+    toast(text);
+    if (!page.current) setConnection(t("app:table.refused"), "bad");
+    if (!page.current) $("board").replaceChildren(el("p", { class: "error" }, text), el("p", {}, el("a", { href: "/" }, t("app:common.back_to_lobby"))));
     if (page.current) render();
   }
 }
