@@ -262,6 +262,11 @@ def test_two_accounts_invite_chat_and_a_whole_game_without_leaks(server, browser
         if code in url:
             assert url == invite, url
     assert invite in bob_log.urls
+    # nor in either browser's storage (older versions kept seat tokens in localStorage)
+    for page in (ann, bob):
+        stored = page.evaluate("() => JSON.stringify([{...localStorage}, {...sessionStorage}])")
+        assert not any(value in stored for value in secrets_seen), stored
+        assert "token" not in stored.lower(), stored
     dead = page_fetch(bob, "POST", "/api/invites/info", {"code": code})
     assert dead["status"] == 410
     # the browser logs each refused request (4xx) as a console error: those were the point; nothing else
