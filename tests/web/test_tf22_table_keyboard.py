@@ -75,13 +75,18 @@ def play_one_move_by_keyboard(page) -> None:
     )
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
-def test_a_whole_game_by_keyboard_without_horizontal_overflow(server_factory, browser, size) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("size", "language"),
+    [((1366, 768), "en"), ((390, 844), "en"), ((1366, 768), "ja"), ((390, 844), "ja")],
+    ids=["laptop-en", "phone-en", "laptop-ja", "phone-ja"],
+)
+def test_a_whole_game_by_keyboard_without_horizontal_overflow(server_factory, browser, size, language) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     width, height = size
-    tag = "phone" if width < 500 else "laptop"
+    tag = ("phone" if width < 500 else "laptop") + ("" if language == "en" else f"-{language}")
     server = server_factory(bot_delay=0.0)
     page, me = signed_in_page(browser, server, viewport={"width": width, "height": height})
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server.url}])
     errors: list[str] = []
     watch_errors(page, errors)
     made = new_table(server, [HUMAN, BOT], game="tf22-reload", creator=me)
@@ -90,9 +95,13 @@ def test_a_whole_game_by_keyboard_without_horizontal_overflow(server_factory, br
 
     # tap-to-explain: a container card says what it is (no hover needed)
     page.locator(".revealed .cc-card").first.click()
-    assert "container card, value" in page.inner_text("#tf22-explain")
+    words = {
+        "en": ("container card, value", "Everyone chooses a card in secret"),
+        "ja": ("コンテナカード", "全員が秘密で"),
+    }
+    assert words[language][0] in page.inner_text("#tf22-explain")
     page.locator("#tf22-help summary").click()
-    assert "Everyone chooses a card in secret" in page.inner_text("#tf22-help")
+    assert words[language][1] in page.inner_text("#tf22-help")
     page.locator("#tf22-help summary").click()
     assert overflow(page) <= 0
 
@@ -110,9 +119,12 @@ def test_a_whole_game_by_keyboard_without_horizontal_overflow(server_factory, br
     card = page.locator(".end-card").bounding_box()
     assert card["x"] >= 0 and card["x"] + card["width"] <= width + 0.5
     assert abs(card["x"] - (width - card["x"] - card["width"])) <= 2  # centred
-    total = page.locator(".end-card table.result th", has_text="Total").bounding_box()
+    total = page.locator(".end-card table.result th").nth(5).bounding_box()  # Total
     assert total["x"] + total["width"] <= card["x"] + card["width"]  # the Total column is on screen
     page.screenshot(path=str(ARTIFACTS / f"tf22-end-screen-{tag}.png"))
+    if language == "ja":  # the table's own texts are Japanese: no English sentence left in the log
+        log = page.inner_text("#log")
+        assert "ラウンド" in log and "wins the battle" not in log and "has chosen" not in log
     assert not errors, errors
 
 

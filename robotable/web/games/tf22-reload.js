@@ -3,6 +3,7 @@
 // It draws the view the server sent and offers exactly the legal actions it sent: no rules here.
 
 import { el, svg } from "/static/js/api.js";
+import { seatName, t } from "/static/js/i18n.js";
 
 if (!document.querySelector("link[data-play-css]") && !document.querySelector('link[href="/static/css/play.css"]')) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/css/play.css", dataset: { playCss: "1" } }));
@@ -11,7 +12,9 @@ if (!document.querySelector("link[data-play-css]") && !document.querySelector('l
 const COLOURS = ["yellow", "red", "blue", "green"]; // stacking order, bottom to top (from the view's data)
 const FILL = { yellow: "#f4c430", red: "#d9473f", blue: "#3f7fd8", green: "#3ea85a" };
 const DARK = { yellow: "#7a5c00", red: "#8f2520", blue: "#23508f", green: "#21693a" };
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const colourName = (c) => t(`tf22-reload:names.colour.${c}`);
+const Colour = (c) => t(`tf22-reload:names.Colour.${c}`);
+const cap = Colour;
 const sorted = (cards) => cards.slice().sort((a, b) => a - b);
 const R_COST = { r_take_back: 0, r_discard: 1, r_reload: 2, r_buy: 3 };
 const R_LETTER = { r_take_back: "a", r_discard: "b", r_reload: "c", r_buy: "d" };
@@ -19,15 +22,15 @@ const R_LETTER = { r_take_back: "a", r_discard: "b", r_reload: "c", r_buy: "d" }
 // -- what each piece is (tap a piece: its explanation shows under the stock bar) ---------------------
 
 const EXPLAIN = {
-  card: (c, v) => `${cap(c)} container card, value ${v}: the battle's winner takes it. When a round is scored, the player with strictly the most ${c} containers on their ship scores its value; others with at least one ${c} container score half (rounded down).`,
-  activated: (c) => `The activated ${c} container: the battle's winner may load it on their ship (or move a ${c} container instead, or return it).`,
-  crate: (c, slot) => `A ${c} container on slot ${slot + 1}: 1 point in each round, and ${c} containers decide who has the majority of ${c}. Stacks grow yellow, red, blue, green from the bottom; a full four-colour stack scores 3 bonus points at the end.`,
-  chips: (n) => `${n} chipcard${n === 1 ? "" : "s"}: one for each tie in a battle. They pay for the R card's uses (b 1, c 2, d 3) and break equal totals at the end.`,
-  hand: "RCU cards 1 to 7 and the R card: greyed cards are played this round (the R card's use a takes them back). The highest card wins a battle, but a single 1 beats every 7 and equal cards tie each other out.",
-  pile: "Container cards this player won, by colour, with their sum: they score at the end of each round if the player has containers of that colour.",
-  stock: (c, n) => `${n} ${c} container${n === 1 ? "" : "s"} left in the common stock.`,
-  deck: (n) => `${n} container cards left in the drawing stack: two are revealed before each battle.`,
-  chipStock: (n) => `${n} chipcards left in the common stock.`,
+  card: (c, v) => t("tf22-reload:explain.card", { Colour: Colour(c), colour: colourName(c), value: v }),
+  activated: (c) => t("tf22-reload:explain.activated", { colour: colourName(c) }),
+  crate: (c, slot) => t("tf22-reload:explain.crate", { colour: colourName(c), n: slot + 1 }),
+  chips: (n) => t("tf22-reload:explain.chips", { chips: t("tf22-reload:names.chipcards", { count: n }) }),
+  hand: t("tf22-reload:explain.hand"),
+  pile: (c, cards) => t("tf22-reload:explain.pile", { Colour: Colour(c), cards }),
+  stock: (c, n) => t("tf22-reload:explain.stock", { colour: colourName(c), n }),
+  deck: (n) => t("tf22-reload:explain.deck", { n }),
+  chipStock: (n) => t("tf22-reload:explain.chip_stock", { n }),
 };
 
 function explainable(text, extra = {}) {
@@ -47,7 +50,7 @@ function crate(colour, x, y, w, h, extra = {}) {
 }
 
 function containerIcon(colour, size = 34) {
-  return svg("svg", { class: "icon-crate", viewBox: "0 0 48 24", width: size, height: size / 2, role: "img", "aria-label": `${colour} container` }, crate(colour, 2, 2, 44, 20));
+  return svg("svg", { class: "icon-crate", viewBox: "0 0 48 24", width: size, height: size / 2, role: "img", "aria-label": t("tf22-reload:names.container", { colour: colourName(colour) }) }, crate(colour, 2, 2, 44, 20));
 }
 
 function containerCard(card, big = true) {
@@ -56,11 +59,11 @@ function containerCard(card, big = true) {
   const h = big ? 118 : 48;
   return svg(
     "svg",
-    { class: `cc-card ${big ? "big" : "small"}`, viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: "img", "aria-label": `${colour} container card, value ${value}`, ...explainable(EXPLAIN.card(colour, value)) },
+    { class: `cc-card ${big ? "big" : "small"}`, viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: "img", "aria-label": t("tf22-reload:names.container_card", { colour: colourName(colour), value }), ...explainable(EXPLAIN.card(colour, value)) },
     svg("rect", { x: 1.5, y: 1.5, width: w - 3, height: h - 3, rx: big ? 8 : 4, fill: FILL[colour], stroke: DARK[colour], "stroke-width": 3 }),
     svg("circle", { cx: w / 2, cy: h / 2 - (big ? 6 : 0), r: big ? 26 : 12, fill: "#fff", opacity: 0.92 }),
     svg("text", { x: w / 2, y: h / 2 - (big ? 6 : 0) + (big ? 12 : 6), "text-anchor": "middle", class: big ? "cc-value" : "cc-value-small", fill: DARK[colour] }, value),
-    big ? svg("text", { x: w / 2, y: h - 12, "text-anchor": "middle", class: "cc-name" }, colour.toUpperCase()) : null,
+    big ? svg("text", { x: w / 2, y: h - 12, "text-anchor": "middle", class: "cc-name" }, Colour(colour).toUpperCase()) : null,
   );
 }
 
@@ -70,38 +73,54 @@ function chipcards(n) {
   for (let i = 0; i < shown; i++) chips.push(svg("rect", { x: 2 + i * 7, y: 2, width: 16, height: 22, rx: 3, class: "chip" }));
   return el(
     "span",
-    { class: "chips", title: `${n} chipcard${n === 1 ? "" : "s"} (tie currency)`, ...explainable(EXPLAIN.chips(n)) },
+    { class: "chips", title: t("tf22-reload:names.chipcards", { count: n }), ...explainable(EXPLAIN.chips(n)) },
     n ? svg("svg", { viewBox: `0 0 ${shown * 7 + 14} 26`, width: shown * 7 + 14, height: 26 }, chips) : null,
-    el("span", { class: "chip-count" }, `${n} chip${n === 1 ? "" : "s"}`),
+    el("span", { class: "chip-count" }, t("tf22-reload:names.chips", { count: n })),
   );
 }
 
 // -- labels ---------------------------------------------------------------------------------------
 
 function slotName(i) {
-  return `slot ${i + 1}`;
+  return t("tf22-reload:names.slot", { n: i + 1 });
 }
 
 function describeAction(a) {
   switch (a.type) {
     case "play":
-      return `RCU-${a.value}`;
+      return t("tf22-reload:action.play", { value: a.value });
     case "r_take_back":
-      return "R a: take your played RCU cards back (free)";
+      return t("tf22-reload:action.r_take_back");
     case "r_discard":
-      return `R b: discard the top container of ${slotName(a.slot)} (1 chip)`;
+      return t("tf22-reload:action.r_discard", { slot: a.slot + 1 });
     case "r_reload":
-      return `R c: move the top container of ${slotName(a.from_slot)} to ${slotName(a.to_slot)} (2 chips)`;
+      return t("tf22-reload:action.r_reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
     case "r_buy":
-      return `R d: buy a ${a.colour} container onto ${slotName(a.slot)} (3 chips)`;
+      return t("tf22-reload:action.r_buy", { colour: colourName(a.colour), slot: a.slot + 1 });
     case "load":
-      return `load it on ${slotName(a.slot)}`;
+      return t("tf22-reload:action.load", { slot: a.slot + 1 });
     case "reload":
-      return `reload instead: move the top container of ${slotName(a.from_slot)} to ${slotName(a.to_slot)}`;
+      return t("tf22-reload:action.reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
     case "return":
-      return "return it to the stock";
+      return t("tf22-reload:action.return");
     default:
       return a.type;
+  }
+}
+
+/** The R panel's button text: the use without its letter and cost. */
+function shortAction(a, player) {
+  switch (a.type) {
+    case "r_take_back":
+      return t("tf22-reload:action.take_back", { cards: player.discard.length ? sorted(player.discard).join(", ") : t("tf22-reload:action.nothing_played") });
+    case "r_discard":
+      return t("tf22-reload:action.r_discard_short", { slot: a.slot + 1 });
+    case "r_reload":
+      return t("tf22-reload:action.r_reload_short", { from: a.from_slot + 1, to: a.to_slot + 1 });
+    case "r_buy":
+      return t("tf22-reload:action.r_buy_short", { colour: colourName(a.colour), slot: a.slot + 1 });
+    default:
+      return describeAction(a);
   }
 }
 
@@ -114,70 +133,77 @@ function shortChoice(a) {
 function rUseLabel(a) {
   switch (a.type) {
     case "r_take_back":
-      return "takes the played cards back";
+      return t("tf22-reload:r_use.r_take_back");
     case "r_discard":
-      return `discards from ${slotName(a.slot)}`;
+      return t("tf22-reload:r_use.r_discard", { slot: a.slot + 1 });
     case "r_reload":
-      return `moves ${slotName(a.from_slot)} → ${slotName(a.to_slot)}`;
+      return t("tf22-reload:r_use.r_reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
     case "r_buy":
-      return `buys ${a.colour} onto ${slotName(a.slot)}`;
+      return t("tf22-reload:r_use.r_buy", { colour: colourName(a.colour), slot: a.slot + 1 });
     default:
       return "";
   }
 }
 
 function cardText(card) {
-  return `${cap(card[0])} ${card[1]}`;
+  return t("tf22-reload:names.card_short", { colour: Colour(card[0]), value: card[1] });
 }
 
+const both = (cards) => (cards.length === 2 ? t("tf22-reload:log.and", { a: cardText(cards[0]), b: cardText(cards[1]) }) : cards.map(cardText).join(", "));
+
 function describeEvent(e, names, seat) {
-  const who = (s) => (s === seat ? `${names[s] ?? `Seat ${s + 1}`} (you)` : names[s] ?? `Seat ${s + 1}`);
+  const name = (s) => seatName(names[s]) ?? t("tf22-reload:names.seat", { n: s + 1 });
+  const who = (s) => (s === seat ? t("tf22-reload:names.you", { name: name(s) }) : name(s));
+  const whoList = (list) => (list.length === 2 ? t("tf22-reload:log.and", { a: who(list[0]), b: who(list[1]) }) : list.map(who).join(", "));
+  const c = colourName(e.colour);
   switch (e.type) {
     case "round_start":
-      return `Round ${e.round} begins.`;
+      return t("tf22-reload:log.round_start", { round: e.round });
     case "activate":
-      return `Battle ${e.battle}: ${e.cards.map(cardText).join(" and ")} are revealed: ${e.container ? `a ${e.colour} container is activated` : `no ${e.colour} container left in the stock`}.`;
+      return t(e.container ? "tf22-reload:log.activate" : "tf22-reload:log.activate_none", { battle: e.battle, cards: both(e.cards), colour: c });
     case "chose":
-      return `${who(e.seat)} has chosen.`;
+      return t("tf22-reload:log.chose", { who: who(e.seat) });
     case "your_choice":
-      return `You chose ${describeAction(e.choice)} (secret until everyone has chosen).`;
+      return t("tf22-reload:log.your_choice", { choice: describeAction(e.choice) });
     case "reveal":
-      return `Reveal: ${e.choices.map((c, s) => `${names[s] ?? s} ${c.type === "play" ? `RCU-${c.value}` : `R (${R_LETTER[c.type]})`}`).join(", ")}.`;
+      return t("tf22-reload:log.reveal", {
+        choices: e.choices.map((ch, s) => (ch.type === "play" ? t("tf22-reload:log.reveal_play", { name: name(s), value: ch.value }) : t("tf22-reload:log.reveal_r", { name: name(s), use: R_LETTER[ch.type] }))).join(", "),
+      });
     case "r_take_back":
-      return `${who(e.seat)} uses R: takes back ${e.cards.length ? sorted(e.cards).join(", ") : "nothing"}.`;
+      return t("tf22-reload:log.r_take_back", { who: who(e.seat), cards: e.cards.length ? sorted(e.cards).join(", ") : t("tf22-reload:log.nothing") });
     case "r_discard":
-      return `${who(e.seat)} pays 1 chip: discards a ${e.colour} container from ${slotName(e.slot)}.`;
+      return t("tf22-reload:log.r_discard", { who: who(e.seat), colour: c, slot: e.slot + 1 });
     case "r_reload":
-      return `${who(e.seat)} pays 2 chips: moves a ${e.colour} container from ${slotName(e.from_slot)} to ${slotName(e.to_slot)}.`;
+      return t("tf22-reload:log.r_reload", { who: who(e.seat), colour: c, from: e.from_slot + 1, to: e.to_slot + 1 });
     case "r_buy":
-      return `${who(e.seat)} pays 3 chips: buys a ${e.colour} container onto ${slotName(e.slot)}.`;
+      return t("tf22-reload:log.r_buy", { who: who(e.seat), colour: c, slot: e.slot + 1 });
     case "r_buy_cancelled":
-      return `${who(e.seat)} cannot buy a ${e.colour} container: none left (nothing paid).`;
+      return t("tf22-reload:log.r_buy_cancelled", { who: who(e.seat), colour: c });
     case "chipcard":
-      return `${who(e.seat)} gets a chipcard for the tie.`;
+      return t("tf22-reload:log.chipcard", { who: who(e.seat) });
     case "chipcard_stock_empty":
-      return `${who(e.seat)} tied, but no chipcards are left.`;
+      return t("tf22-reload:log.chipcard_stock_empty", { who: who(e.seat) });
     case "battle": {
       const parts = [];
-      if (e.neutralized.length) parts.push(`RCU-1 neutralizes ${e.neutralized.map(who).join(", ")}`);
-      if (e.tied.length) parts.push(`tie: ${e.tied.map(who).join(", ")}`);
-      parts.push(e.winner === null ? "absolute tie: nobody wins" : `${who(e.winner)} wins the battle`);
-      return `${parts.join("; ")}.`;
+      if (e.neutralized.length) parts.push(t("tf22-reload:log.neutralized", { who: e.neutralized.map(who).join(", ") }));
+      if (e.tied.length) parts.push(t("tf22-reload:log.tie", { who: e.tied.map(who).join(", ") }));
+      parts.push(e.winner === null ? t("tf22-reload:log.absolute_tie") : t("tf22-reload:log.wins_battle", { who: who(e.winner) }));
+      return t("tf22-reload:log.battle", { parts: parts.join("; ") });
     }
     case "set_aside":
-      return `The cards ${e.cards.map(cardText).join(" and ")} are set aside for this round.`;
+      return t("tf22-reload:log.set_aside", { cards: both(e.cards) });
     case "won_cards":
-      return `${who(e.seat)} takes ${e.cards.map(cardText).join(" and ")}.`;
+      return t("tf22-reload:log.won_cards", { who: who(e.seat), cards: both(e.cards) });
     case "load":
-      return `${who(e.seat)} loads the ${e.colour} container on ${slotName(e.slot)}.`;
+      return t("tf22-reload:log.load", { who: who(e.seat), colour: c, slot: e.slot + 1 });
     case "reload":
-      return `${who(e.seat)} reloads a ${e.colour} container from ${slotName(e.from_slot)} to ${slotName(e.to_slot)}.`;
+      return t("tf22-reload:log.reload", { who: who(e.seat), colour: c, from: e.from_slot + 1, to: e.to_slot + 1 });
     case "container_returned":
-      return `The ${e.colour} container goes back to the stock.`;
+      return t("tf22-reload:log.container_returned", { colour: c });
     case "round_scored":
-      return `Round ${e.round} scored: ${e.scores.map((p, s) => `${names[s] ?? s} ${p.total}`).join(", ")}.`;
+      return t("tf22-reload:log.round_scored", { round: e.round, scores: e.scores.map((p, s) => `${name(s)} ${p.total}`).join(", ") });
     case "game_over":
-      return `Game over: ${e.result.winners.map(who).join(" and ")} ${e.result.winners.length > 1 ? "share the victory" : "wins"}.`;
+      return t(e.result.winners.length > 1 ? "tf22-reload:log.game_over_shared" : "tf22-reload:log.game_over_single", { who: whoList(e.result.winners) });
     default:
       return `${e.type}`;
   }
@@ -211,14 +237,14 @@ function ship(player, view, ctx, mine) {
     const g = svg("g", { class: `slot${action ? " legal" : ""}`, dataset: action ? { legal: "load", slot: i } : { slot: i } });
     g.append(svg("rect", { x: x - 4, y: 6, width: cw + 8, height: floor - 2, rx: 6, class: "slot-bay" }));
     const dropped = ctx.anim && ctx.anim.loaded.has(`${player.seat}:${i}`);
-    stack.forEach((colour, level) => g.append(crate(colour, x, floor - (level + 1) * (ch + 3), cw, ch, { class: `crate ${colour}${dropped && level === stack.length - 1 ? " drop-in" : ""}`, role: "img", "aria-label": `${colour} container`, ...explainable(EXPLAIN.crate(colour, i)) })));
+    stack.forEach((colour, level) => g.append(crate(colour, x, floor - (level + 1) * (ch + 3), cw, ch, { class: `crate ${colour}${dropped && level === stack.length - 1 ? " drop-in" : ""}`, role: "img", "aria-label": t("tf22-reload:names.container", { colour: colourName(colour) }), ...explainable(EXPLAIN.crate(colour, i)) })));
     if (action) {
       const level = stack.length;
       g.append(crate(view.activated, x, floor - (level + 1) * (ch + 3), cw, ch, { class: "crate ghost" }));
       g.addEventListener("click", () => ctx.act(action));
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
-      g.setAttribute("aria-label", `load the ${view.activated} container on slot ${i + 1}`);
+      g.setAttribute("aria-label", t("tf22-reload:table.load_here", { colour: colourName(view.activated), n: i + 1 }));
       g.dataset.focus = `load:${i}`;
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
@@ -231,20 +257,20 @@ function ship(player, view, ctx, mine) {
     g.append(svg("text", { x: x + cw / 2, y: H - 6, "text-anchor": "middle", class: "slot-label" }, i + 1));
     parts.push(g);
   });
-  const name = ctx.names[player.seat] ?? `Seat ${player.seat + 1}`;
-  const contents = player.ship.map((st, i) => `slot ${i + 1}: ${st.length ? st.join(", ") : "empty"}`).join("; ");
-  return svg("svg", { class: "ship", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: loadHere.size ? "group" : "img", "aria-label": `${name}'s spaceship: ${contents}` }, parts);
+  const name = seatName(ctx.names[player.seat]) ?? t("tf22-reload:names.seat", { n: player.seat + 1 });
+  const contents = player.ship.map((st, i) => t("tf22-reload:table.ship_slot", { n: i + 1, contents: st.length ? st.map(colourName).join(", ") : t("tf22-reload:table.empty") })).join("; ");
+  return svg("svg", { class: "ship", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: loadHere.size ? "group" : "img", "aria-label": t("tf22-reload:table.ship", { name, contents }) }, parts);
 }
 
 function ccPile(cards) {
-  if (!cards.length) return el("span", { class: "muted small" }, "no container cards yet");
+  if (!cards.length) return el("span", { class: "muted small" }, t("tf22-reload:table.no_cc"));
   const by = {};
   for (const [c, v] of cards) (by[c] = by[c] || []).push(v);
   return el(
     "div",
     { class: "cc-pile" },
     COLOURS.filter((c) => by[c]).map((c) =>
-      el("span", { class: `cc-group ${c}`, title: `${c} container cards: ${by[c].join(", ")}`, ...explainable(`${EXPLAIN.pile} ${cap(c)}: ${sorted(by[c]).join(", ")}.`) }, el("span", { class: `dot ${c}` }), sorted(by[c]).join(" "), el("small", {}, ` Σ${by[c].reduce((a, b) => a + b, 0)}`)),
+      el("span", { class: `cc-group ${c}`, title: EXPLAIN.pile(c, sorted(by[c]).join(", ")), ...explainable(EXPLAIN.pile(c, sorted(by[c]).join(", "))) }, el("span", { class: `dot ${c}` }), sorted(by[c]).join(" "), el("small", {}, ` Σ${by[c].reduce((a, b) => a + b, 0)}`)),
     ),
   );
 }
@@ -253,7 +279,7 @@ function handCards(player) {
   const all = [1, 2, 3, 4, 5, 6, 7];
   return el(
     "div",
-    { class: "mini-hand", title: "RCU cards in hand (played cards are greyed out)", role: "img", "aria-label": `RCU cards in hand: ${player.hand.length ? sorted(player.hand).join(", ") : "none"}, and R`, ...explainable(EXPLAIN.hand) },
+    { class: "mini-hand", title: t("tf22-reload:table.hand_title"), role: "img", "aria-label": t("tf22-reload:table.hand_label", { cards: player.hand.length ? sorted(player.hand).join(", ") : t("tf22-reload:table.none") }), ...explainable(EXPLAIN.hand) },
     all.map((v) => el("span", { class: `mini-card${player.hand.includes(v) ? "" : " played"}`, "aria-hidden": "true" }, v)),
     el("span", { class: "mini-card r" }, "R"),
   );
@@ -261,10 +287,10 @@ function handCards(player) {
 
 function playerPanel(player, view, ctx) {
   const mine = ctx.seat === player.seat;
-  const name = ctx.names[player.seat] ?? `Seat ${player.seat + 1}`;
+  const name = seatName(ctx.names[player.seat]) ?? t("tf22-reload:names.seat", { n: player.seat + 1 });
   let status = "";
-  if (view.phase === "choose") status = player.has_chosen ? "has chosen" : "choosing…";
-  if (view.phase === "load" && view.winner === player.seat) status = "won: loading…";
+  if (view.phase === "choose") status = player.has_chosen ? t("tf22-reload:table.has_chosen") : t("tf22-reload:table.choosing");
+  if (view.phase === "load" && view.winner === player.seat) status = t("tf22-reload:table.won_loading");
   const isWinner = view.last_battle && view.last_battle.winner === player.seat;
   const leads = view.phase === "over" && player.scores.total === Math.max(...view.players.map((p) => p.scores.total));
   return el(
@@ -273,14 +299,14 @@ function playerPanel(player, view, ctx) {
     el(
       "header",
       {},
-      el("h3", {}, name, mine ? el("span", { class: "you" }, " (you)") : null),
+      el("h3", {}, mine ? t("tf22-reload:names.you", { name }) : name),
       status ? el("span", { class: `pstatus ${player.has_chosen ? "done" : ""}` }, status) : null,
-      el("span", { class: "score-pill", title: "total score" }, `${player.scores.total} pts`),
+      el("span", { class: "score-pill", title: t("tf22-reload:table.total_score") }, t("tf22-reload:table.points", { n: player.scores.total })),
     ),
     ship(player, view, ctx, mine),
     el("div", { class: "player-row" }, chipcards(player.chipcards), handCards(player)),
     el("div", { class: "player-row" }, ccPile(player.cc_pile)),
-    isWinner && view.phase !== "over" ? el("div", { class: "small muted" }, "won the last battle") : null,
+    isWinner && view.phase !== "over" ? el("div", { class: "small muted" }, t("tf22-reload:table.won_last")) : null,
   );
 }
 
@@ -288,14 +314,14 @@ function battleArea(view, names) {
   const parts = [];
   if (view.phase === "over") {
     const best = Math.max(...view.players.map((p) => p.scores.total));
-    const leaders = view.players.filter((p) => p.scores.total === best).map((p) => names[p.seat] ?? `Seat ${p.seat + 1}`);
+    const leaders = view.players.filter((p) => p.scores.total === best).map((p) => seatName(names[p.seat]) ?? t("tf22-reload:names.seat", { n: p.seat + 1 }));
     parts.push(
       el(
         "div",
         { class: "battle-empty" },
-        el("p", {}, `All ${view.battles_per_round * 2} battles are fought and both rounds are scored.`),
-        el("p", { class: "final-leader" }, `Highest total: ${best} points (${leaders.join(", ")}).`),
-        leaders.length > 1 ? el("p", { class: "small" }, "Equal totals: most chipcards wins, then fewest bonus points.") : null,
+        el("p", {}, t("tf22-reload:table.all_fought", { n: view.battles_per_round * 2 })),
+        el("p", { class: "final-leader" }, t("tf22-reload:table.highest", { best, leaders: leaders.join(", ") })),
+        leaders.length > 1 ? el("p", { class: "small" }, t("tf22-reload:table.equal_totals")) : null,
       ),
     );
   } else {
@@ -306,16 +332,16 @@ function battleArea(view, names) {
         "div",
         { class: "activated" },
         view.activated
-          ? svg("svg", { viewBox: "0 0 100 60", width: 110, height: 66, role: "img", "aria-label": `activated ${view.activated} container`, ...explainable(EXPLAIN.activated(view.activated)) }, crate(view.activated, 4, 8, 92, 46))
-          : el("div", { class: "no-container" }, `no ${view.battle_colour} container left`),
-        el("div", { class: "small" }, view.activated ? `${cap(view.activated)} container activated` : "cards only"),
+          ? svg("svg", { viewBox: "0 0 100 60", width: 110, height: 66, role: "img", "aria-label": t("tf22-reload:table.activated_label", { colour: colourName(view.activated) }), ...explainable(EXPLAIN.activated(view.activated)) }, crate(view.activated, 4, 8, 92, 46))
+          : el("div", { class: "no-container" }, t("tf22-reload:table.no_container_left", { colour: colourName(view.battle_colour) })),
+        el("div", { class: "small" }, view.activated ? t("tf22-reload:table.activated", { Colour: Colour(view.activated) }) : t("tf22-reload:table.cards_only")),
       ),
     );
   }
   return el(
     "section",
     { class: "battle panel" },
-    el("h3", {}, view.phase === "over" ? "Final position" : `Round ${view.round} · Battle ${view.battle} of ${view.battles_per_round}`),
+    el("h3", {}, view.phase === "over" ? t("tf22-reload:table.final_position") : t("tf22-reload:table.round_battle", { round: view.round, battle: view.battle, of: view.battles_per_round })),
     el("div", { class: "battle-row" }, parts),
   );
 }
@@ -324,35 +350,35 @@ function stockBar(view) {
   return el(
     "div",
     { class: "stock-bar" },
-    el("span", { title: "container cards left in the drawing stack", ...explainable(EXPLAIN.deck(view.deck_count)) }, `Stack: ${view.deck_count} cards`),
-    el("span", { class: "stock" }, "Stock: ", COLOURS.map((c) => el("span", { class: "stock-item", title: `${view.stock[c]} ${c} containers in the common stock`, ...explainable(EXPLAIN.stock(c, view.stock[c])) }, containerIcon(c, 26), ` ${view.stock[c]}`))),
-    el("span", { title: "chipcards left in the common stock", ...explainable(EXPLAIN.chipStock(view.chipcard_stock)) }, `Chipcards in stock: ${view.chipcard_stock}`),
-    view.set_aside.length ? el("span", { title: "set aside after absolute ties" }, `Set aside: ${view.set_aside.map(cardText).join(", ")}`) : null,
+    el("span", { title: t("tf22-reload:table.stack_title"), ...explainable(EXPLAIN.deck(view.deck_count)) }, t("tf22-reload:table.stack", { n: view.deck_count })),
+    el("span", { class: "stock" }, t("tf22-reload:table.stock"), " ", COLOURS.map((c) => el("span", { class: "stock-item", title: t("tf22-reload:table.stock_title", { n: view.stock[c], colour: colourName(c) }), ...explainable(EXPLAIN.stock(c, view.stock[c])) }, containerIcon(c, 26), ` ${view.stock[c]}`))),
+    el("span", { title: t("tf22-reload:table.chip_stock_title"), ...explainable(EXPLAIN.chipStock(view.chipcard_stock)) }, t("tf22-reload:table.chip_stock", { n: view.chipcard_stock })),
+    view.set_aside.length ? el("span", { title: t("tf22-reload:table.set_aside_title") }, t("tf22-reload:table.set_aside", { cards: view.set_aside.map(cardText).join(", ") })) : null,
   );
 }
 
 function revealArea(view, ctx) {
   const lb = view.last_battle;
-  if (!lb) return el("section", { class: "reveal panel" }, el("h3", {}, "Reveal"), el("p", { class: "muted small" }, "Everyone chooses a card in secret; the choices are shown here together."));
+  if (!lb) return el("section", { class: "reveal panel" }, el("h3", {}, t("tf22-reload:table.reveal")), el("p", { class: "muted small" }, t("tf22-reload:table.reveal_hint")));
   const rows = lb.choices.map((choice, s) => {
     const tags = [];
-    if (lb.winner === s) tags.push(el("span", { class: "tag win" }, "wins"));
-    if (lb.tied.includes(s)) tags.push(el("span", { class: "tag tie" }, "tie +1 chip"));
-    if (lb.neutralized.includes(s)) tags.push(el("span", { class: "tag neutral" }, "neutralized"));
+    if (lb.winner === s) tags.push(el("span", { class: "tag win" }, t("tf22-reload:table.wins")));
+    if (lb.tied.includes(s)) tags.push(el("span", { class: "tag tie" }, t("tf22-reload:table.tie_chip")));
+    if (lb.neutralized.includes(s)) tags.push(el("span", { class: "tag neutral" }, t("tf22-reload:table.neutralized")));
     const isR = choice.type !== "play";
     return el(
       "div",
       { class: `reveal-item${lb.winner === s ? " winner" : ""}`, style: `--i:${s}` },
       el("span", { class: `rcu ${isR ? "r" : ""}` }, shortChoice(choice)),
-      el("span", { class: "reveal-name" }, ctx.names[s] ?? `Seat ${s + 1}`, isR ? el("small", {}, ` R ${R_LETTER[choice.type]}: ${rUseLabel(choice)}`) : null),
+      el("span", { class: "reveal-name" }, seatName(ctx.names[s]) ?? t("tf22-reload:names.seat", { n: s + 1 }), isR ? el("small", {}, ` R ${R_LETTER[choice.type]}: ${rUseLabel(choice)}`) : null),
       ...tags,
     );
   });
   return el(
     "section",
     { class: "reveal panel" },
-    el("h3", {}, `Reveal of battle ${lb.battle}${lb.round !== view.round ? ` (round ${lb.round})` : ""}`),
-    el("div", { class: "reveal-cards" }, lb.cards.map((c) => containerCard(c, false)), el("span", { class: "small muted" }, lb.winner === null ? "absolute tie: cards set aside" : "")),
+    el("h3", {}, lb.round !== view.round ? t("tf22-reload:table.reveal_of_round", { battle: lb.battle, round: lb.round }) : t("tf22-reload:table.reveal_of", { battle: lb.battle })),
+    el("div", { class: "reveal-cards" }, lb.cards.map((c) => containerCard(c, false)), el("span", { class: "small muted" }, lb.winner === null ? t("tf22-reload:table.absolute_tie") : "")),
     el("div", { class: "reveal-list" }, rows),
   );
 }
@@ -373,10 +399,10 @@ function handArea(view, ctx, player) {
         disabled: !action,
         dataset: action ? { legal: "play", value: v, focus: `card:${v}` } : { value: v, focus: `card:${v}` },
         onclick: action ? () => ctx.act(action) : null,
-        "aria-label": inHand ? `play RCU-${v}` : `RCU-${v} already played`,
+        "aria-label": inHand ? t("tf22-reload:table.play_card", { value: v }) : t("tf22-reload:table.played_card", { value: v }),
       },
       el("span", { class: "v" }, v),
-      v === 1 ? el("small", {}, "beats 7") : v === 7 ? el("small", {}, "lost to a lone 1") : null,
+      v === 1 ? el("small", {}, t("tf22-reload:table.beats_7")) : v === 7 ? el("small", {}, t("tf22-reload:table.lost_to_1")) : null,
     );
   });
   const rCard = el(
@@ -400,11 +426,11 @@ function handArea(view, ctx, player) {
   let prompt;
   const me = view.players[ctx.seat];
   if (me && me.choice) {
-    prompt = el("p", { class: "prompt" }, `Your secret choice: ${describeAction(me.choice)}. It is revealed when everyone has chosen; until then Undo takes it back.`);
+    prompt = el("p", { class: "prompt" }, t("tf22-reload:table.secret", { choice: describeAction(me.choice) }));
   } else if (choosing) {
-    prompt = el("p", { class: "prompt mine" }, "Choose a card for this battle (the highest wins; R instead gives you one of its four uses). Keys: Tab to a card, Enter to play it.");
+    prompt = el("p", { class: "prompt mine" }, t("tf22-reload:table.choose"));
   } else {
-    prompt = el("p", { class: "prompt muted" }, "Your hand");
+    prompt = el("p", { class: "prompt muted" }, t("tf22-reload:table.your_hand"));
   }
   return el("section", { class: "hand-area panel" }, prompt, ...parts);
 }
@@ -412,15 +438,15 @@ handArea.rOpen = false;
 
 function rPanel(rActions, ctx, player) {
   const groups = [
-    ["r_take_back", "a · Take back your played RCU cards (free)"],
-    ["r_discard", "b · Discard a container from the top of a stack (1 chipcard)"],
-    ["r_reload", "c · Move a container from the top of a stack to another slot (2 chipcards)"],
-    ["r_buy", "d · Buy a container from the stock and load it (3 chipcards)"],
+    ["r_take_back", t("tf22-reload:table.r_a")],
+    ["r_discard", t("tf22-reload:table.r_b")],
+    ["r_reload", t("tf22-reload:table.r_c")],
+    ["r_buy", t("tf22-reload:table.r_d")],
   ];
   return el(
     "div",
     { class: "r-panel" },
-    el("p", { class: "small" }, `You have ${player.chipcards} chipcard${player.chipcards === 1 ? "" : "s"}. The R card comes back to your hand whatever you choose.`),
+    el("p", { class: "small" }, t("tf22-reload:table.you_have", { chips: t("tf22-reload:names.chipcards", { count: player.chipcards }) })),
     groups.map(([type, title]) => {
       const options = rActions.filter((a) => a.type === type);
       const affordable = player.chipcards >= R_COST[type];
@@ -437,11 +463,11 @@ function rPanel(rActions, ctx, player) {
                   "button",
                   { type: "button", class: "action", dataset: { legal: a.type, focus: `r:${a.type}:${k}` }, onclick: () => ctx.act(a) },
                   a.type === "r_buy" ? containerIcon(a.colour, 22) : null,
-                  a.type === "r_take_back" ? `take back ${player.discard.length ? sorted(player.discard).join(", ") : "(nothing played yet)"}` : describeAction(a).replace(/^R [a-d]: /, "").replace(/ \(\d chips?\)$/, ""),
+                  shortAction(a, player),
                 ),
               ),
             )
-          : el("p", { class: "muted small" }, affordable ? "not possible with your ship now" : "not enough chipcards"),
+          : el("p", { class: "muted small" }, affordable ? t("tf22-reload:table.not_possible") : t("tf22-reload:table.not_enough")),
       );
     }),
   );
@@ -449,9 +475,9 @@ function rPanel(rActions, ctx, player) {
 
 function loadArea(view, ctx) {
   if (view.phase !== "load") return null;
-  const name = ctx.names[view.winner] ?? `Seat ${view.winner + 1}`;
+  const name = seatName(ctx.names[view.winner]) ?? t("tf22-reload:names.seat", { n: view.winner + 1 });
   if (ctx.seat !== view.winner || !ctx.legal.length) {
-    return el("section", { class: "load-area panel" }, el("p", { class: "prompt" }, `${name} won the battle and decides what to do with the ${view.activated ?? view.battle_colour} container.`));
+    return el("section", { class: "load-area panel" }, el("p", { class: "prompt" }, t("tf22-reload:table.winner_decides", { name, colour: colourName(view.activated ?? view.battle_colour) })));
   }
   const loads = ctx.legal.filter((a) => a.type === "load");
   const reloads = ctx.legal.filter((a) => a.type === "reload");
@@ -462,9 +488,8 @@ function loadArea(view, ctx) {
     el(
       "p",
       { class: "prompt mine" },
-      view.activated ? `You won! Load the ${view.activated} container: click a highlighted slot on your ship` : `You won the cards; no ${view.battle_colour} container was left to load`,
-      loads.length ? "" : " (no slot takes it)",
-      ".",
+      view.activated ? t("tf22-reload:table.you_won", { colour: colourName(view.activated) }) : t("tf22-reload:table.you_won_none", { colour: colourName(view.battle_colour) }),
+      loads.length ? "" : ` ${t("tf22-reload:table.no_slot")}`,
     ),
     el(
       "div",
@@ -473,22 +498,22 @@ function loadArea(view, ctx) {
       reloads.map((a, k) => el("button", { type: "button", class: "action secondary", dataset: { legal: "reload", focus: `reload:${k}` }, onclick: () => ctx.act(a) }, describeAction(a))),
       ret ? returnButton(ret, loads.length + reloads.length > 0, ctx) : null,
     ),
-    el("p", { class: "small muted" }, "This decision is final: it reveals the next two container cards, so it cannot be undone."),
+    el("p", { class: "small muted" }, t("tf22-reload:table.final")),
   );
 }
 
 /** Returning a won container gives it up: with other choices open, it asks once more. */
 function returnButton(ret, others, ctx) {
-  if (!others) return el("button", { type: "button", class: "action secondary", dataset: { legal: "return", focus: "return" }, onclick: () => ctx.act(ret) }, "Return the container to the stock");
+  if (!others) return el("button", { type: "button", class: "action secondary", dataset: { legal: "return", focus: "return" }, onclick: () => ctx.act(ret) }, t("tf22-reload:table.return"));
   if (!loadArea.confirmReturn) {
-    return el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = true; ctx.rerender("return-yes"); } }, "Return the container to the stock…");
+    return el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = true; ctx.rerender("return-yes"); } }, t("tf22-reload:table.return_ask"));
   }
   return el(
     "span",
-    { class: "confirm-box", role: "group", "aria-label": "confirm the return" },
-    el("span", { class: "small" }, "Give the container back to the stock (no points from it)? "),
-    el("button", { type: "button", class: "action danger", dataset: { legal: "return", focus: "return-yes" }, onclick: () => ctx.act(ret) }, "Yes, return it"),
-    el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = false; ctx.rerender("return"); } }, "No"),
+    { class: "confirm-box", role: "group", "aria-label": t("tf22-reload:table.confirm_return") },
+    el("span", { class: "small" }, `${t("tf22-reload:table.return_confirm")} `),
+    el("button", { type: "button", class: "action danger", dataset: { legal: "return", focus: "return-yes" }, onclick: () => ctx.act(ret) }, t("tf22-reload:table.return_yes")),
+    el("button", { type: "button", class: "action secondary", dataset: { focus: "return" }, onclick: () => { loadArea.confirmReturn = false; ctx.rerender("return"); } }, t("tf22-reload:table.no")),
   );
 }
 loadArea.confirmReturn = false;
@@ -500,12 +525,13 @@ function head(long, short = null) {
 }
 
 function scoreTable(view, ctx) {
-  const headRow = el("tr", {}, head("Player"), head("Round 1", "R1"), head("Round 2", "R2"), head("Bonus"), head("Total"), head("Chips"));
+  const T = (k) => t(`tf22-reload:table.${k}`);
+  const headRow = el("tr", {}, head(T("player")), head(T("round_1"), T("r1")), head(T("round_2"), T("r2")), head(T("bonus")), head(T("total")), head(T("chips")));
   const rows = view.players.map((p) =>
     el(
       "tr",
       { class: p.seat === ctx.seat ? "me" : "" },
-      el("td", {}, ctx.names[p.seat] ?? p.seat),
+      el("td", {}, seatName(ctx.names[p.seat]) ?? t("tf22-reload:names.seat", { n: p.seat + 1 })),
       el("td", {}, view.round_scores.length >= 1 ? p.scores.round_1 : "–"),
       el("td", {}, view.round_scores.length >= 2 ? p.scores.round_2 : "–"),
       el("td", {}, view.phase === "over" ? p.scores.bonus : "–"),
@@ -517,20 +543,23 @@ function scoreTable(view, ctx) {
     el(
       "details",
       { class: "round-detail", open: view.phase === "over" && r === view.round_scores.length - 1 },
-      el("summary", {}, `Round ${r + 1} in detail`),
+      el("summary", {}, t("tf22-reload:table.round_detail", { n: r + 1 })),
       el(
         "div",
         { class: "table-scroll" },
         el(
         "table",
         { class: "breakdown" },
-        el("tr", {}, el("th", {}, ""), COLOURS.map((c) => el("th", {}, el("span", { class: `dot ${c}` }), c)), el("th", {}, "containers"), el("th", {}, "total")),
+        el("tr", {}, el("th", {}, ""), COLOURS.map((c) => el("th", {}, el("span", { class: `dot ${c}` }), colourName(c))), el("th", {}, T("containers")), el("th", {}, T("total_small"))),
         round.map((p, s) =>
           el(
             "tr",
             {},
-            el("td", {}, ctx.names[s] ?? s),
-            p.colours.map((c) => el("td", { title: `${c.standing}: cards worth ${c.cards}` }, c.standing === "none" ? "–" : `${c.points} (${c.standing})`)),
+            el("td", {}, seatName(ctx.names[s]) ?? t("tf22-reload:names.seat", { n: s + 1 })),
+            p.colours.map((c) => {
+              const standing = t(`tf22-reload:names.standing.${c.standing}`);
+              return el("td", { title: t("tf22-reload:table.standing_title", { standing, cards: c.cards }) }, c.standing === "none" ? "–" : t("tf22-reload:table.standing", { points: c.points, standing }));
+            }),
             el("td", {}, p.containers),
             el("td", { class: "total" }, p.total),
           ),
@@ -539,7 +568,7 @@ function scoreTable(view, ctx) {
       ),
     ),
   );
-  return el("section", { class: "scores panel" }, el("h3", {}, "Scores"), el("div", { class: "table-scroll" }, el("table", { class: "score-table" }, el("thead", {}, headRow), el("tbody", {}, rows))), details);
+  return el("section", { class: "scores panel" }, el("h3", {}, T("scores")), el("div", { class: "table-scroll" }, el("table", { class: "score-table" }, el("thead", {}, headRow), el("tbody", {}, rows))), details);
 }
 
 // What the page keeps between drawings: keyboard focus, the explained piece, the last view (animations).
@@ -568,13 +597,13 @@ function helpPanel() {
   return el(
     "details",
     { class: "panel help-panel", id: "tf22-help" },
-    el("summary", {}, "Help: how to play"),
-    el("p", {}, "Before each battle two container cards are revealed; their colours decide which container is activated (green beats blue and red, blue beats red and yellow, red beats yellow, yellow beats green; two of a colour: that colour)."),
-    el("p", {}, "Everyone chooses a card in secret: a number 1 to 7, or the R card with one of its uses. When all have chosen, the choices are revealed together. Equal numbers tie each other out (each gets a chipcard); a single 1 beats every 7; the highest number left wins both container cards and may load the activated container on their ship, move a container of that colour instead, or return it."),
-    el("p", {}, "The R card (it always comes back): a) take your played cards back, free; b) discard a top container, 1 chipcard; c) move a top container to another slot, 2 chipcards; d) buy a container of any colour onto a slot, 3 chipcards."),
-    el("p", {}, "Stacks grow yellow, red, blue, green from the bottom, never two of a colour. After each round of 14 battles, per colour: the player with strictly the most containers of it scores their cards of that colour, the others with some score half; every container scores 1. A full four-colour stack scores 3 bonus points at the end. Equal totals: most chipcards, then fewest bonus points."),
-    el("p", {}, "Undo takes back your secret choice until everyone has chosen; a load decision is final. Tap any card, container or chip to see what it is. Keys: Tab moves between cards and actions, Enter or Space plays, Escape closes the R card."),
-    el("p", {}, el("a", { href: "/static/games/tf22-reload-rules.html", target: "_blank", rel: "noopener", id: "tf22-rules-link" }, "The full rules page")),
+    el("summary", {}, t("tf22-reload:table.help")),
+    el("p", {}, t("tf22-reload:table.help_1")),
+    el("p", {}, t("tf22-reload:table.help_2")),
+    el("p", {}, t("tf22-reload:table.help_3")),
+    el("p", {}, t("tf22-reload:table.help_4")),
+    el("p", {}, t("tf22-reload:table.help_5")),
+    el("p", {}, el("a", { href: "/static/games/tf22-reload-rules.html", target: "_blank", rel: "noopener", id: "tf22-rules-link" }, t("tf22-reload:table.rules_link"))),
   );
 }
 
@@ -635,7 +664,7 @@ function render(root, ctx, request = null) {
       "div",
       { class: `tf22${anim.flip ? " anim-flip" : ""}${anim.reveal ? " anim-reveal" : ""}` },
       stockBar(view),
-      el("p", { class: "explain small", id: "tf22-explain", "aria-live": "polite" }, ui.explain ?? "Tap any card, container or chip to see what it is."),
+      el("p", { class: "explain small", id: "tf22-explain", "aria-live": "polite" }, ui.explain ?? t("tf22-reload:explain.hint")),
       el("div", { class: "tf22-top" }, battleArea(view, ctx.names), revealArea(view, c)),
       loadArea(view, c),
       me && !ctx.replay && view.phase !== "over" ? handArea(view, c, me) : null,
@@ -659,7 +688,7 @@ function renderResult(result, view, names) {
       "tr",
       { class: result.winners.includes(seat) ? "winner" : "" },
       el("td", {}, rank === 1 ? "★ 1" : rank),
-      el("td", {}, names[seat] ?? seat),
+      el("td", {}, seatName(names[seat]) ?? t("tf22-reload:names.seat", { n: seat + 1 })),
       el("td", {}, d.round_1 ? d.round_1[seat] : ""),
       el("td", {}, d.round_2 ? d.round_2[seat] : ""),
       el("td", {}, d.bonus ? d.bonus[seat] : ""),
@@ -669,7 +698,7 @@ function renderResult(result, view, names) {
   );
   const notes = [];
   if (sharedScore.size) {
-    notes.push(el("p", { class: "small" }, "Equal totals are broken by the most chipcards, then the fewest bonus points; if still equal, the victory is shared."));
+    notes.push(el("p", { class: "small" }, t("tf22-reload:table.tie_note")));
   }
   return el(
     "div",
@@ -680,11 +709,11 @@ function renderResult(result, view, names) {
       el(
         "table",
         { class: "result" },
-        el("thead", {}, el("tr", {}, [["Place", "#"], ["Player"], ["Round 1", "R1"], ["Round 2", "R2"], ["Bonus"], ["Total"], ["Chipcards", "Chips"]].map((h) => head(...h)))),
+        el("thead", {}, el("tr", {}, [["place", "place_short"], ["player"], ["round_1", "r1"], ["round_2", "r2"], ["bonus"], ["total"], ["chipcards", "chips"]].map(([l, sh]) => head(t(`tf22-reload:table.${l}`), sh ? t(`tf22-reload:table.${sh}`) : null)))),
         el("tbody", {}, rows),
       ),
     ),
-    el("p", { class: "muted small" }, `Tie-breaks: ${d.tie_breaks || "total, then most chipcards, then fewest bonus points"}.`),
+    el("p", { class: "muted small" }, t("tf22-reload:table.tie_breaks")),
     notes,
   );
 }
