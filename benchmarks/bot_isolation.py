@@ -34,6 +34,7 @@ def start(mode: str, database: Path, port: int) -> subprocess.Popen[bytes]:
         "ROBOTABLE_BOT_TABLES": "100",
         "ROBOTABLE_CREATE_RATE": "1000/minute",
         "ROBOTABLE_BOT_THINK": "30",
+        "ROBOTABLE_ACCOUNTS_RATE": "1000/hour",
     }
     cmd = [sys.executable, "-m", "robotable.server", "--port", str(port), "--database", f"sqlite:///{database}"]
     proc = subprocess.Popen([*cmd, "--bots", mode, "--bot-delay", "0"], env=env, stdout=subprocess.DEVNULL)
@@ -48,27 +49,38 @@ def start(mode: str, database: Path, port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
+def guest_token(url: str, name: str) -> str:
+    """A new guest account's API token (tables are made, and seats played, by accounts)."""
+    with httpx.Client(base_url=url, timeout=TIMEOUT) as http:
+        res = http.post("/api/account/guest", json={"display_name": name})
+        res.raise_for_status()
+        res = http.post("/api/account/token", headers={"X-CSRF-Token": res.json()["csrf"]})
+        res.raise_for_status()
+        return res.json()["token"]
+
+
 def person_round_trips(url: str, moves: int, seconds: float) -> list[float]:
     """Seconds per accepted move of a person playing TF22 against a random bot (first legal action)."""
-    with httpx.Client(base_url=url, timeout=TIMEOUT) as http:
+    auth = {"Authorization": f"Bearer {guest_token(url, 'Person')}"}
+    with httpx.Client(base_url=url, timeout=TIMEOUT, headers=auth) as http:
         seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "random"}]
         made = http.post("/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": seats}).json()
-        table, token = made["table"]["id"], made["tokens"]["0"]
+        table = made["table"]["id"]
         times: list[float] = []
         deadline = time.monotonic() + seconds
         while len(times) < moves and time.monotonic() < deadline:
             try:
-                state = http.get(f"/api/tables/{table}/state", params={"seat": 0, "token": token}).json()
+                state = http.get(f"/api/tables/{table}/state", params={"seat": 0}).json()
             except httpx.TimeoutException:
                 continue
             if state["result"]:
                 made = http.post("/api/tables", json={"game": "tf22-reload", "num_players": 2, "seats": seats})
-                table, token = made.json()["table"]["id"], made.json()["tokens"]["0"]
+                table = made.json()["table"]["id"]
                 continue
             if not state["legal"]:
                 time.sleep(0.01)
                 continue
-            body = {"seat": 0, "token": token, "action": state["legal"][0], "after": state["moves"]}
+            body = {"seat": 0, "action": state["legal"][0], "after": state["moves"]}
             tick = time.perf_counter()
             try:
                 res = http.post(f"/api/tables/{table}/moves", json=body)
@@ -86,9 +98,11 @@ def measure(mode: str, bot_tables: int, moves: int, seconds: float) -> list[floa
         try:
             url = f"http://127.0.0.1:{PORT}"
             hard = {"kind": "bot", "difficulty": "ismcts:hard"}
+            owner = {"Authorization": f"Bearer {guest_token(url, 'Bot owner')}"} if bot_tables else {}
             for _ in range(bot_tables):
                 body = {"game": "tf22-reload", "num_players": 4, "seats": [hard] * 4}
-                assert httpx.post(f"{url}/api/tables", json=body, timeout=120).status_code == 201
+                made = httpx.post(f"{url}/api/tables", json=body, headers=owner, timeout=120)
+                assert made.status_code == 201, made.text
             time.sleep(1.0)
             return person_round_trips(url, moves, seconds)
         finally:

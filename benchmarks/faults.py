@@ -1,10 +1,12 @@
 """Faults under load: no acknowledged move is lost and every table plays on.
 
-Starts two web processes on PostgreSQL (a schema of its own) and a private redis-server, and lets
-``--tables`` tables of two people play random legal moves over websockets (seat 0 through one
-process, seat 1 through the other; a client whose socket drops reconnects to any process). Then, one
-after the other: kill -9 of a web process (started again after a second), Redis stopped for a while,
-and every database session of the servers terminated with ``pg_terminate_backend``. At the end every
+Starts two web processes and a bot worker on PostgreSQL (a schema of its own) and a private
+redis-server, and lets ``--tables`` tables of two people (guest accounts) play random legal moves over
+websockets (seat 0 through one process, seat 1 through the other; a client whose socket drops
+reconnects to any process), beside ``--bot-tables`` tables of a person and a bot (the bot's turns are
+the worker's). Then, one after the other in each round: kill -9 of a web process (started again after a
+second), kill -9 of the worker (started again after a second), Redis stopped for a while, and every
+database session of the servers terminated with ``pg_terminate_backend``. At the end every
 acknowledged move (table, move number, action) is compared with the stored moves, and every table
 must have moved on after the last fault.
 
@@ -30,7 +32,7 @@ import sqlalchemy
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import PG, Cluster, free_port
+from load import PG, Cluster, bearer, free_port, guest
 
 
 class Redis:
@@ -58,9 +60,11 @@ class Redis:
 class Players:
     """Tables of two people playing random moves; every acknowledged move is remembered."""
 
-    def __init__(self, urls: list[str], tables: int, seed: int) -> None:
+    def __init__(self, urls: list[str], tables: int, seed: int, bot_tables: int = 0) -> None:
         self.urls = urls
         self.tables = tables
+        self.bot_tables = bot_tables
+        self.tokens: dict[int, dict[int, str]] = {}  # place -> seat -> the API token of its guest account
         self.rng = random.Random(seed)
         self.acked: dict[tuple[str, int], dict] = {}  # (table, move index) -> the action acknowledged
         self.moves: dict[str, int] = {}  # table -> moves seen
@@ -75,28 +79,43 @@ class Players:
             await self.game(index)
 
     async def game(self, index: int) -> None:
+        bot = index >= self.tables  # a person and a bot (the worker's)
+        seats = [{"kind": "human"}, {"kind": "bot", "difficulty": "random"} if bot else {"kind": "human"}]
+        tokens = self.tokens.setdefault(index, {})
         async with httpx.AsyncClient(timeout=30) as http:
             while not self.stop:
                 try:
-                    body = {"game": "tf22-reload", "num_players": 2, "seats": [{"kind": "human"}] * 2}
-                    made = (await http.post(f"{self.urls[index % 2]}/api/tables", json=body)).json()
+                    base = self.urls[index % 2]
+                    for s in (0,) if bot else (0, 1):
+                        if s not in tokens:
+                            tokens[s] = await guest(http, base, f"Faults {index}.{s}")
+                    body = {"game": "tf22-reload", "num_players": 2, "seats": seats}
+                    res = await http.post(f"{base}/api/tables", json=body, headers=bearer(tokens[0]))
+                    res.raise_for_status()
+                    made = res.json()
+                    for link in made["invites"].values():
+                        code = {"code": link.rsplit("/", 1)[1]}
+                        accepted = await http.post(f"{base}/api/invites/accept", json=code, headers=bearer(tokens[1]))
+                        accepted.raise_for_status()
                     break
                 except (httpx.HTTPError, ValueError):
                     await asyncio.sleep(0.5)
         if self.stop:
             return
-        table, tokens = made["table"]["id"], made["tokens"]
+        table = made["table"]["id"]
         self.moves[table] = 0
-        await asyncio.gather(*(self.seat(table, s, tokens[str(s)], (index + s) % 2) for s in (0, 1)))
+        await asyncio.gather(*(self.seat(table, s, tokens[s], (index + s) % 2) for s in tokens))
 
     async def seat(self, table: str, seat: int, token: str, home: int) -> None:
         first = True
         while not self.stop:
             base = self.urls[home if first else self.rng.randrange(len(self.urls))]
             first = False
-            url = f"{base.replace('http', 'ws')}/ws/tables/{table}?seat={seat}&token={token}"
+            url = f"{base.replace('http', 'ws')}/ws/tables/{table}?seat={seat}"
             try:
-                async with websockets.connect(url, open_timeout=5, max_size=2**22) as ws:
+                async with websockets.connect(
+                    url, open_timeout=5, max_size=2**22, additional_headers=bearer(token)
+                ) as ws:
                     pending: dict | None = None
                     last: dict | None = None  # the latest snapshot or update
                     while not self.stop:
@@ -155,8 +174,8 @@ async def scenario(args: argparse.Namespace) -> int:
     app_name = f"rt_faults_{secrets.token_hex(3)}"
     database = f"{PG}?application_name={app_name}"
     cluster = await asyncio.to_thread(Cluster, 2, True, 0.6, database, redis.url)
-    players = Players(cluster.urls, args.tables, args.seed)
-    tasks = [asyncio.create_task(players.table(i)) for i in range(args.tables)]
+    players = Players(cluster.urls, args.tables, args.seed, args.bot_tables)
+    tasks = [asyncio.create_task(players.table(i)) for i in range(args.tables + args.bot_tables)]
     log: list[str] = []
 
     async def settle(label: str) -> None:
@@ -174,6 +193,11 @@ async def scenario(args: argparse.Namespace) -> int:
             await asyncio.sleep(1)
             await asyncio.to_thread(cluster.restart, victim)
             await settle(f"round {r + 1}: kill -9 of web process {victim + 1}")
+            os.kill(cluster.workers[0].pid, signal.SIGKILL)
+            cluster.workers[0].wait()
+            await asyncio.sleep(1)
+            await asyncio.to_thread(cluster.restart_worker, 0)
+            await settle(f"round {r + 1}: kill -9 of the bot worker")
             redis.stop()
             await asyncio.sleep(args.outage)
             redis.start()
@@ -191,7 +215,8 @@ async def scenario(args: argparse.Namespace) -> int:
         redis.stop()
     lost = [k for k, action in players.acked.items() if stored.get(k) != action]
     print(
-        f"tables {args.tables}; acknowledged moves {len(players.acked)}; lost {len(lost)}; stored moves "
+        f"tables {args.tables} + {args.bot_tables} with a bot; acknowledged moves {len(players.acked)}; "
+        f"lost {len(lost)}; stored moves "
         f"{len(stored)}; tables that did not move on after the faults {len(stuck)} (finished games excluded); "
         f"reconnects {players.reconnects}; errors other than 409 {len(players.errors)}",
         flush=True,
@@ -204,12 +229,17 @@ async def scenario(args: argparse.Namespace) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--bot-tables", type=int, default=4, help="tables of a person and a bot (the worker's)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--pause", type=float, default=8, help="seconds of play after each fault")
     parser.add_argument("--outage", type=float, default=5, help="seconds Redis is away")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"faults: {args.tables} tables, {args.rounds} rounds; PostgreSQL + private Redis; 2 web processes")
+    print(
+        f"faults: {args.tables} tables of two people and {args.bot_tables} of a person and a bot, {args.rounds} "
+        "rounds; PostgreSQL + private Redis; 2 web processes and a bot worker",
+        flush=True,
+    )
     sys.exit(asyncio.run(scenario(args)))
 
 
