@@ -228,6 +228,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     contrast(page, "end screen")
     shot("end")
     check_texts(page, lang, over=True)
+
     assert not errors, errors
 
 
@@ -270,4 +271,28 @@ def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browse
         assert not ENGLISH.search(page.inner_text("#rules")) and "ラインリセット" in page.inner_text("#rules")
     no_overflow(page, "rules page")
     page.screenshot(path=str(ARTIFACTS / f"rotl17-phone-{lang}-rules.png"), full_page=True)
+    assert not errors, errors
+
+
+def test_a_replay_draws_and_animates_the_lines(rotl_server, browser) -> None:  # noqa: F811
+    """A game between two bots, replayed step by step: parts named, the lines slide as they move."""
+    errors: list[str] = []
+    page, me = signed_in_page(browser, rotl_server, viewport=SIZES["phone"])
+    made = new_table(rotl_server, [BOT, BOT], game=GAME, creator=me)
+    table = made["table"]["id"]
+    for _ in range(600):
+        if rotl_server.api("GET", f"/api/tables/{table}").json()["status"] == "finished":
+            break
+        page.wait_for_timeout(100)
+    watch_errors(page, errors)
+    page.goto(f"{rotl_server.url}/replay/{table}")
+    page.wait_for_selector("#board .rotl-lines")
+    slid = False
+    for _ in range(40):
+        page.click("#next")
+        slid = slid or page.locator(".rotl-spaces.slide").count() > 0
+    assert slid, "the lines never slid in the replay"
+    assert not PART_ID.search(page.inner_text("#board") + page.inner_text("#log"))
+    no_overflow(page, "replay")
+    page.screenshot(path=str(ARTIFACTS / "rotl17-phone-replay.png"), full_page=True)
     assert not errors, errors

@@ -38,7 +38,6 @@ const ui = {
   evalSeq: 0,
   suggestions: null,
   focusAfter: null, // a selector to focus after the next render (keyboard flow)
-  seenMoves: null, // moves already animated
   ctx: null,
   root: null,
   tableKey: null,
@@ -96,8 +95,7 @@ async function render(root, ctx) {
     ui.benchOpen = false;
     ui.pending = null;
     ui.carry = null;
-    ui.seenMoves = ctx.moves;
-  }
+    }
   const moved = ui.ctx && ui.ctx.moves !== ctx.moves;
   ui.ctx = ctx;
   ui.root = root;
@@ -1180,28 +1178,45 @@ function helpPanel(view) {
       "div",
       { class: "panel-head" },
       el("h3", { tabindex: -1 }, t("robots-on-the-line:help.title")),
-      el("div", { class: "row-buttons" }, el("a", { class: "button small", href: "/static/games/robots-on-the-line-rules.html", target: "_blank", rel: "noopener", id: "rotl-rules-link" }, t("robots-on-the-line:help.rules_page")), el("button", { type: "button", class: "small", id: "rotl-help-close", onclick: () => { ui.helpOpen = false; ui.focusAfter = "#rotl-help-toggle"; rerender(); } }, t("robots-on-the-line:ui.close"))),
+      el("div", { class: "row-buttons" }, animationSwitch(), el("a", { class: "button small", href: "/static/games/robots-on-the-line-rules.html", target: "_blank", rel: "noopener", id: "rotl-rules-link" }, t("robots-on-the-line:help.rules_page")), el("button", { type: "button", class: "small", id: "rotl-help-close", onclick: () => { ui.helpOpen = false; ui.focusAfter = "#rotl-help-toggle"; rerender(); } }, t("robots-on-the-line:ui.close"))),
     ),
     el("p", { class: "small" }, t("robots-on-the-line:help.keyboard")),
     el("div", { class: "help-body" }, helpContent(view)),
   );
 }
 
-// -- animation (line moves, draws, sales): CSS, skipped with prefers-reduced-motion or the setting ------------
+// -- animation (line moves, draws, sales): CSS, from the change between two views (so replays animate too);
+// skipped with prefers-reduced-motion or the help panel's switch; a tap on the board finishes it ------------
+
+let lastView = null;
 
 function animate(board, ctx) {
-  const fresh = ui.seenMoves !== null && ctx.moves > ui.seenMoves ? ctx.events || [] : [];
-  ui.seenMoves = ctx.moves;
-  if (!fresh.length || animationsOff()) return;
-  if (fresh.some((e) => e.type === "line_advanced")) for (const n of board.querySelectorAll(".rotl-spaces")) n.classList.add("slide");
-  for (const e of fresh.filter((x) => x.type === "drawn")) {
-    const node = board.querySelector(`.rotl-space[data-line="${e.line}"][data-space="${e.space}"]`);
-    if (node) node.classList.add("arrived");
+  const before = lastView;
+  const now = ctx.view;
+  lastView = now;
+  if (!before || before === now || animationsOff()) return;
+  let slid = false;
+  for (const line of [0, 1]) {
+    const was = before.lines[line];
+    const is = now.lines[line];
+    const moved = was.some((part, i) => part && i < 5 && is[i + 1] === part);
+    if (moved) {
+      slid = true;
+      board.querySelector(`.rotl-line[data-line="${line}"] .rotl-spaces`)?.classList.add("slide");
+    }
+    is.forEach((part, i) => {
+      if (part && !was.includes(part) && !(moved && was[i - 1] === part)) board.querySelector(`.rotl-space[data-line="${line}"][data-space="${i + 1}"]`)?.classList.add("arrived");
+    });
   }
-  for (const e of fresh.filter((x) => x.type === "sold_robot")) {
-    const node = board.querySelector(`[data-player="${e.seat}"] .sold:last-child`);
-    if (node) node.classList.add("just-sold");
+  if (now.sales.length > before.sales.length) {
+    for (const sale of now.sales.slice(before.sales.length)) board.querySelector(`[data-player="${sale.seat}"] .sold:last-child`)?.classList.add("just-sold");
   }
+  if (slid || board.querySelector(".arrived, .just-sold")) board.addEventListener("pointerdown", () => board.getAnimations({ subtree: true }).forEach((a) => a.finish()), { once: true });
+}
+
+function animationSwitch() {
+  const off = localStorage.getItem("rotl-animations") === "off";
+  return el("button", { type: "button", class: "small", id: "rotl-animations", "aria-pressed": off ? "false" : "true", onclick: () => { localStorage.setItem("rotl-animations", off ? "on" : "off"); ui.focusAfter = "#rotl-animations"; rerender(); } }, off ? t("robots-on-the-line:ui.animations_off") : t("robots-on-the-line:ui.animations_on"));
 }
 
 // -- the log and the end -------------------------------------------------------------------------------------
