@@ -197,23 +197,25 @@ class TableManager:
             live.last_used = time.monotonic()
             return live
         if not _plausible_id(table_id):
-            raise NotFound(f"no table {table_id!r}")
+            raise NotFound(f"no table {table_id!r}", code="app:errors.no_table", params={"table": table_id})
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
-                live = await asyncio.to_thread(self._load, table_id)
+                live, clock = await asyncio.to_thread(self._load, table_id)
                 if live is None:
-                    raise NotFound(f"no table {table_id!r}")
-                self.clocks.forget(table_id)  # read the clocks again with the table
+                    raise NotFound(f"no table {table_id!r}", code="app:errors.no_table", params={"table": table_id})
+                self.clocks.forget(table_id)  # the clocks as read with the table
+                if clock is not None:
+                    self.clocks.cache[table_id] = clock
                 self._evict()
                 self.live[table_id] = live
         live.last_used = time.monotonic()
         return live
 
-    def _load(self, table_id: str) -> LiveTable | None:
-        """Read and replay a table (in a worker thread)."""
+    def _load(self, table_id: str) -> tuple[LiveTable | None, clocks.TableClock | None]:
+        """Read and replay a table, and read its clocks (in a worker thread: never on the event loop)."""
         row = self.storage.load_table(table_id)
-        return None if row is None else self._rebuild(row)
+        return (None, None) if row is None else (self._rebuild(row), self.clocks.load(table_id))
 
     def _evict(self) -> None:
         """Keep memory bounded: beyond MAX_LIVE_TABLES, forget the tables nobody uses here."""
@@ -373,10 +375,14 @@ class TableManager:
         if not isinstance(seat, int) or not 0 <= seat < live.row.num_players:
             raise NotFound(no_such_seat(live, seat))
         if account is None:
-            raise Unauthorized("sign in to play a seat (or continue as a guest)")
+            raise Unauthorized("sign in to play a seat (or continue as a guest)", code="app:errors.sign_in")
         row = live.seat(seat)
         if row.account_id != account.id:
-            raise Forbidden(f"seat {seat + 1} is not yours: only the account that took it can see and play it")
+            raise Forbidden(
+                f"seat {seat + 1} is not yours: only the account that took it can see and play it",
+                code="app:errors.not_your_seat",
+                params={"seat": seat + 1},
+            )
         return row
 
     @staticmethod
@@ -391,12 +397,14 @@ class TableManager:
         invite = invites.find_invite(self.storage, code)
         live = await self.get(invite.table_id)
         if live.state.is_over():
-            raise Conflict("this table's game is over")
+            raise Conflict("this table's game is over", code="app:errors.game_over")
         mine = self.seats_of(live, account)
         if mine:
             raise Conflict(
                 f"you already play seat {mine[0] + 1} at this table: send this invite to the person it is for "
-                "(one account plays one seat; hotseat tables are chosen when the table is made)"
+                "(one account plays one seat; hotseat tables are chosen when the table is made)",
+                code="app:errors.already_playing",
+                params={"seat": mine[0] + 1},
             )
         async with live.lock:
             # one transaction: the code used up, the seat bound (only if still unbound), a new version
@@ -417,7 +425,7 @@ class TableManager:
         if row.kind != "human" or row.account_id is not None:
             raise Conflict(f"seat {seat + 1} is not waiting for an invited player")
         if live.state.is_over():
-            raise Conflict("the game is over")
+            raise Conflict("the game is over", code="app:errors.game_over")
         return await asyncio.to_thread(invites.create_invite, self.storage, live.id, seat, account.id)
 
     # -- moves ------------------------------------------------------------------------------------
@@ -440,14 +448,19 @@ class TableManager:
             for attempt in range(RETRIES + 1):
                 try:
                     if self.check_seat(live, seat, account).handed_to_bot:
-                        raise Conflict(f"seat {seat + 1} is played by a bot now; take it back first")
+                        raise Conflict(
+                            f"seat {seat + 1} is played by a bot now; take it back first",
+                            code="app:errors.seat_with_bot",
+                            params={"seat": seat + 1},
+                        )
                     if after is not None and self.is_stale(live, seat, after):
                         behind = after > len(live.moves) and attempt < RETRIES
                         if behind and await self.cache.refresh_locked(live):
                             continue  # this process was behind: look again
                         raise Conflict(
                             f"stale move: it was chosen at move {after}; the table is at move {len(live.moves)} "
-                            "and your decision has changed since"
+                            "and your decision has changed since",
+                            code="app:errors.stale_move",
                         )
                     events = await self._apply_locked(live, seat, action, "human")
                     break
@@ -467,7 +480,9 @@ class TableManager:
         except RobotableError as exc:
             raise from_game_error(exc) from None
         if live.row.status == "expired":
-            raise Conflict("this table has expired (see the expiry policy in docs/server.md)")
+            raise Conflict(
+                "this table has expired (see the expiry policy in docs/server.md)", code="app:errors.expired"
+            )
         new_state = live.state.clone()
         before = _rng_state(new_state)
         events = new_state.apply_legal(seat, action)
@@ -661,24 +676,34 @@ class TableManager:
         if barriers is None:
             raise Conflict(f"{live.game.name} does not support undo")
         if live.state.is_over():
-            raise Conflict("the game is over")
+            raise Conflict("the game is over", code="app:errors.game_over")
         people = {s.seat for s in live.row.seats if s.seat != seat and not live.is_bot(s.seat)}
         waiting = sorted(people & set(live.state.to_act()))
         if waiting and not live.game.simultaneous:  # the turn has passed on: another person is deciding
-            raise Conflict(f"cannot undo: seat {waiting[0] + 1} is to play now")
+            raise Conflict(
+                f"cannot undo: seat {waiting[0] + 1} is to play now",
+                code="app:errors.undo_turn_passed",
+                params={"seat": waiting[0] + 1},
+            )
         i = len(live.moves) - 1
         while i >= 0 and not (live.moves[i].seat == seat and live.moves[i].actor == "human"):
             if live.moves[i].actor == "human":
-                raise Conflict("cannot undo past another player's move")
+                raise Conflict("cannot undo past another player's move", code="app:errors.undo_other_move")
             i -= 1
         if i < 0:
-            raise Conflict(f"seat {seat + 1} has no move to undo")
+            raise Conflict(
+                f"seat {seat + 1} has no move to undo", code="app:errors.undo_nothing", params={"seat": seat + 1}
+            )
         for j in range(i, len(live.moves)):
             if live.random_moves[j]:
-                raise Conflict("cannot undo past a random event")
+                raise Conflict("cannot undo past a random event", code="app:errors.undo_random")
             shown = sorted({e.type for e in live.events[j]} & barriers)
             if shown:
-                raise Conflict(f"cannot undo past revealed information ({', '.join(shown)})")
+                raise Conflict(
+                    f"cannot undo past revealed information ({', '.join(shown)})",
+                    code="app:errors.undo_reveal",
+                    params={"detail": ", ".join(shown)},
+                )
         return i
 
     def can_undo(self, live: LiveTable, seat: int | None) -> bool:
@@ -731,12 +756,18 @@ class TableManager:
 
         def change(row: SeatRow) -> SeatRow:
             if row.kind != "open":
-                raise Conflict(f"seat {seat + 1} is not open")
+                raise Conflict(
+                    f"seat {seat + 1} is not open", code="app:errors.seat_not_open", params={"seat": seat + 1}
+                )
             if live.state.is_over():
-                raise Conflict("the game is over")
+                raise Conflict("the game is over", code="app:errors.game_over")
             mine = self.seats_of(live, account)
             if mine and not live.row.hotseat:
-                raise Conflict(f"you already play seat {mine[0] + 1} at this table")
+                raise Conflict(
+                    f"you already play seat {mine[0] + 1} at this table",
+                    code="app:errors.already_playing",
+                    params={"seat": mine[0] + 1},
+                )
             return SeatRow(seat, "human", account.display_name, account_id=account.id)
 
         def clocks_after() -> None:
@@ -787,7 +818,11 @@ class TableManager:
 
         def change(row: SeatRow) -> SeatRow:
             if row.account_id != account.id:
-                raise Forbidden(f"seat {seat + 1} is not yours: only the account that took it can see and play it")
+                raise Forbidden(
+                    f"seat {seat + 1} is not yours: only the account that took it can see and play it",
+                    code="app:errors.not_your_seat",
+                    params={"seat": seat + 1},
+                )
             if not row.handed_to_bot:
                 raise Conflict(f"seat {seat + 1} is not played by a bot")
             return SeatRow(seat, row.kind, row.name, None, False, row.account_id)
@@ -1113,7 +1148,11 @@ class TableManager:
         if hook is None:
             raise ApiError(f"{live.game.name} has no previews")
         if row.handed_to_bot:
-            raise Conflict(f"seat {seat + 1} is played by a bot now; take it back first")
+            raise Conflict(
+                f"seat {seat + 1} is played by a bot now; take it back first",
+                code="app:errors.seat_with_bot",
+                params={"seat": seat + 1},
+            )
         try:
             action = live.game.action_from_json(action_json)
         except RobotableError as exc:

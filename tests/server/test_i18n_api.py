@@ -92,3 +92,20 @@ def test_chat_and_websocket_refusals_are_coded(client: TestClient) -> None:
     assert answer["type"] == "error" and answer["status"] == 403
     assert answer["code"] == "app:errors.spectators_cannot_play"
     assert answer["message"].startswith("spectators cannot play")
+
+
+def test_table_refusals_name_their_catalogue_key(client: TestClient) -> None:
+    from people import bearer, new_table
+
+    made = new_table(client, [{"kind": "human"}, {"kind": "human"}])
+    table, ann, bob = made["table"]["id"], made["tokens"][0], made["tokens"][1]
+    res = client.get(f"/api/tables/{table}/state", params={"seat": 1}, headers=bearer(ann))
+    assert (res.status_code, res.json()["code"], res.json()["params"]) == (403, "app:errors.not_your_seat", {"seat": 2})
+    assert i18n.translate("app:errors.not_your_seat", lang="ja", **res.json()["params"]) == (
+        "あなたは2番席のプレイヤーではありません。"
+    )
+    res = client.get("/api/tables/nope/state")
+    answer = (res.status_code, res.json()["code"], res.json()["params"])
+    assert answer == (404, "app:errors.no_table", {"table": "nope"})
+    res = client.post(f"/api/tables/{table}/undo", json={"seat": 1}, headers=bearer(bob))
+    assert res.status_code == 409 and res.json()["code"].startswith("app:errors.undo_"), res.json()
