@@ -89,13 +89,22 @@ def one_turn_by_keyboard(page) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
-def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, browser, size) -> None:  # noqa: F811
+WORDS = {"en": ("facing", "Commit and run", "Red"), "ja": ("向き", "確定して実行", "赤")}
+
+
+@pytest.mark.parametrize(
+    ("size", "language"),
+    [((1366, 768), "en"), ((390, 844), "en"), ((1366, 768), "ja"), ((390, 844), "ja")],
+    ids=["laptop-en", "phone-en", "laptop-ja", "phone-ja"],
+)
+def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, browser, size, language) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     width, height = size
-    tag = "phone" if width < 500 else "laptop"
+    tag = ("phone" if width < 500 else "laptop") + ("" if language == "en" else f"-{language}")
+    facing, commit_words, red = WORDS[language]
     errors: list[str] = []
     page, me = signed_in_page(browser, ttb_server, viewport={"width": width, "height": height})
+    page.context.add_cookies([{"name": "lang", "value": language, "url": ttb_server.url}])
     watch_errors(page, errors)
     made = new_table(ttb_server, [HUMAN, BOT], game="twin-tin-bots", position=ENDGAME, creator=me)
     page.goto(ttb_server.url + made["links"]["0"])
@@ -114,11 +123,12 @@ def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, b
 
     # tap-to-explain: a robot and a tile say what they are
     page.locator(".arena .robot").first.click(force=True)
-    assert "robot" in page.inner_text("#ttb-explain") and "facing" in page.inner_text("#ttb-explain")
+    said = page.inner_text("#ttb-explain")
+    assert facing in said and re.search(r"[A-I]\d+、| on [A-I]\d+, ", said), said
     page.locator(".colour-panel:not(.mine) .hand .tile").first.click()
     assert ":" in page.inner_text("#ttb-explain")
     page.click("#ttb-help-button")
-    assert "Commit and run" in page.inner_text("#ttb-help")
+    assert commit_words in page.inner_text("#ttb-help")
     page.click("#ttb-help-button")
     assert overflow(page) <= 0
 
@@ -133,7 +143,9 @@ def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, b
     page.wait_for_selector("#end-screen .end-card")
     assert overflow(page) <= 0
     assert not AXIAL.search(page.inner_text("#log")), "the log names a place by axial coordinates"
-    assert "seat 0" not in page.inner_text("#log").lower()
+    assert "seat 0" not in page.inner_text("#log").lower() and red in page.inner_text("#log")
+    if language == "ja":
+        assert " places " not in page.inner_text("#log") and "moves to" not in page.inner_text("#log")
     page.screenshot(path=str(ARTIFACTS / f"ttb-end-screen-{tag}.png"))
     assert not errors, errors
 

@@ -2,6 +2,10 @@
 // Pointy-top hexes in axial coordinates [q, r], r growing downward; one hex has radius S.
 
 import { svg } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
+
+const T = (k, p) => t(`twin-tin-bots:table.${k}`, p);
+const Col = (c) => t(`twin-tin-bots:names.Colour.${c}`);
 
 export const S = 10;
 const SQ3 = Math.sqrt(3);
@@ -101,12 +105,12 @@ function base(colour, hex, points) {
   const c = centre(hex);
   return svg(
     "g",
-    { class: `base ${colour}`, dataset: { base: colour }, role: "img", "aria-label": `${colour} Base: ${points} points delivered` },
+    { class: `base ${colour}`, dataset: { base: colour }, role: "img", "aria-label": T("base_label", { Colour: Col(colour), n: points }) },
     svg("polygon", { points: hexPoints(c, S * 0.94), fill: COLOUR[colour], stroke: DARK[colour], "stroke-width": 1.4 }),
     svg("polygon", { points: hexPoints(c, S * 0.6), fill: "#fff", opacity: 0.25 }),
     svg("text", { x: c[0], y: c[1] - 1, "text-anchor": "middle", class: "base-label" }, "BASE"),
     svg("text", { x: c[0], y: c[1] + 5.2, "text-anchor": "middle", class: "base-points" }, points),
-    svg("title", {}, `${colour} Base: ${points} points delivered`),
+    svg("title", {}, T("base_label", { Colour: Col(colour), n: points })),
   );
 }
 
@@ -114,10 +118,10 @@ function rock(hex) {
   const [x, y] = centre(hex);
   return svg(
     "g",
-    { class: "rock", dataset: { rock: key(hex) }, role: "img", "aria-label": "Rock" },
+    { class: "rock", dataset: { rock: key(hex) }, role: "img", "aria-label": T("rock") },
     svg("path", { d: `M${x - 6.5},${y + 4} L${x - 5},${y - 3} L${x - 1},${y - 6.2} L${x + 4.5},${y - 4} L${x + 6.8},${y + 2} L${x + 3},${y + 5.8} L${x - 3},${y + 5.6} Z`, fill: "#7d7468", stroke: "#4a443c", "stroke-width": 1 }),
     svg("path", { d: `M${x - 3},${y - 2} L${x + 1},${y - 3.5} L${x + 3.5},${y}`, fill: "none", stroke: "#a39a8c", "stroke-width": 1 }),
-    svg("title", {}, "Rock"),
+    svg("title", {}, T("rock")),
   );
 }
 
@@ -125,13 +129,13 @@ function blob(hex, i) {
   const [x, y] = centre(hex);
   return svg(
     "g",
-    { class: "blob", dataset: { blob: key(hex), index: i }, role: "img", "aria-label": "Blob" },
+    { class: "blob", dataset: { blob: key(hex), index: i }, role: "img", "aria-label": T("blob") },
     svg("path", { d: `M${x - 6.5},${y + 4.5} Q${x - 7},${y - 5} ${x},${y - 6} Q${x + 7.5},${y - 5} ${x + 6.5},${y + 4.5} Q${x},${y + 7} ${x - 6.5},${y + 4.5} Z`, fill: "#9b7fe0", stroke: "#5b3fa8", "stroke-width": 1 }),
     svg("circle", { cx: x - 2.2, cy: y - 1.5, r: 1.6, fill: "#fff" }),
     svg("circle", { cx: x + 2.2, cy: y - 1.5, r: 1.6, fill: "#fff" }),
     svg("circle", { cx: x - 2, cy: y - 1.2, r: 0.7, fill: "#222" }),
     svg("circle", { cx: x + 2.4, cy: y - 1.2, r: 0.7, fill: "#222" }),
-    svg("title", {}, "Blob"),
+    svg("title", {}, T("blob")),
   );
 }
 
@@ -140,7 +144,7 @@ function teleporter(hex, pair) {
   const c = TELEPORTER[pair % TELEPORTER.length];
   return svg(
     "g",
-    { class: "teleporter", dataset: { teleporter: pair, hex: key(hex) }, role: "img", "aria-label": `Teleporter ${pair + 1}` },
+    { class: "teleporter", dataset: { teleporter: pair, hex: key(hex) }, role: "img", "aria-label": T("teleporter", { n: pair + 1 }) },
     svg("circle", { cx: x, cy: y, r: 7, fill: "none", stroke: c, "stroke-width": 1.8 }),
     svg("circle", { cx: x, cy: y, r: 4.4, fill: c, opacity: 0.3, stroke: c, "stroke-width": 1 }),
     svg("circle", { cx: x, cy: y, r: 1.8, fill: c }),
@@ -158,7 +162,7 @@ function mudPatch(hex) {
     [-2, 3],
     [0, 0],
   ].map(([a, b]) => svg("circle", { cx: c[0] + a, cy: c[1] + b, r: 1, fill: "#5a3d1f", opacity: 0.6 }));
-  return svg("g", { class: "mud", dataset: { mud: key(hex) }, role: "img", "aria-label": "Mud" }, svg("polygon", { points: hexPoints(c, S * 0.92), fill: "#a67c52", opacity: 0.85 }), dots, svg("title", {}, "Mud"));
+  return svg("g", { class: "mud", dataset: { mud: key(hex) }, role: "img", "aria-label": T("mud") }, svg("polygon", { points: hexPoints(c, S * 0.92), fill: "#a67c52", opacity: 0.85 }), dots, svg("title", {}, T("mud")));
 }
 
 /** The whole arena as an <svg>; ``layers`` adds overlays (preview, highlights) on top of the pieces. */
@@ -184,17 +188,19 @@ export function arena(view, { overlay = [], clickable = new Map(), onHex = null,
   view.teleporters.forEach((pair, i) => pair.forEach((hx) => g.push(teleporter(hx, i))));
   for (const rk of view.rocks) g.push(rock(rk));
   for (const [, c] of baseAt) g.push(base(c.colour, c.base, c.points_in_base));
-  for (const c of view.crystals) g.push(gem(c.crystal, centre(c.hex), 1, { class: `crystal ${c.crystal}`, role: "img", "aria-label": `${c.crystal} crystal on ${placeName(c.hex, R)}`, dataset: { crystal: c.crystal, hex: key(c.hex) } }));
+  for (const c of view.crystals) g.push(gem(c.crystal, centre(c.hex), 1, { class: `crystal ${c.crystal}`, role: "img", "aria-label": T("crystal_piece", { crystal: t(`twin-tin-bots:names.crystal.${c.crystal}`), place: placeName(c.hex, R) }), dataset: { crystal: c.crystal, hex: key(c.hex) } }));
   view.blobs.forEach((b, i) => g.push(blob(b, i)));
   for (const rb of view.robots) {
     const [colour, letter] = rb.robot.split("-");
-    const label = `${colour} robot ${letter} on ${placeName(rb.hex, R)}, facing ${FACING_NAME[rb.facing]}${rb.cargo ? `, carrying a ${rb.cargo} crystal` : ""}`;
+    const who = t("twin-tin-bots:names.robot", { Colour: Col(colour), letter });
+    const at = { robot: who, place: placeName(rb.hex, R), facing: t(`twin-tin-bots:names.facing.${rb.facing}`) };
+    const label = rb.cargo ? T("robot_cargo", { ...at, crystal: t(`twin-tin-bots:names.crystal.${rb.cargo}`) }) : T("robot_piece", at);
     g.push(robot(rb, { role: "img", "aria-label": label }));
   }
   g.push(...overlay);
   for (const [k] of clickable) {
     const [q, r] = k.split(",").map(Number);
-    const hit = svg("polygon", { points: hexPoints(centre([q, r]), S * 0.97), class: "hit target-ring", dataset: { target: k, focus: `hex:${k}` }, role: "button", tabindex: 0, "aria-label": `choose ${placeName([q, r], R)}` });
+    const hit = svg("polygon", { points: hexPoints(centre([q, r]), S * 0.97), class: "hit target-ring", dataset: { target: k, focus: `hex:${k}` }, role: "button", tabindex: 0, "aria-label": T("choose_place", { place: placeName([q, r], R) }) });
     if (onHex) {
       hit.addEventListener("click", () => onHex([q, r]));
       hit.addEventListener("keydown", (ev) => {
@@ -206,7 +212,7 @@ export function arena(view, { overlay = [], clickable = new Map(), onHex = null,
     }
     g.push(hit);
   }
-  return svg("svg", { class: `arena ${cls}`, viewBox: `${-w / 2} ${-h / 2} ${w} ${h}`, role: "group", "aria-label": "the arena" }, g);
+  return svg("svg", { class: `arena ${cls}`, viewBox: `${-w / 2} ${-h / 2} ${w} ${h}`, role: "group", "aria-label": T("arena") }, g);
 }
 
 /** A path overlay: a line through the hexes a robot visits, with an arrow at the end. */

@@ -3,6 +3,7 @@
 // It draws the view the server sent and offers exactly the legal actions it sent: no rules here.
 
 import { el, svg, toast } from "/static/js/api.js";
+import { seatName, t } from "/static/js/i18n.js";
 import { arena, centre, COLOUR, CRYSTAL_POINTS, DARK as DARK_TAG, DIRS, defs, FACING_ANGLE, FACING_NAME, gem, ghost, key, pathLine, placeName, tileIcon } from "/static/games/ttb-draw.js";
 
 export const TILES = {
@@ -28,42 +29,21 @@ export const TILES = {
   anti_theft: ["AT", "Anti Theft"],
   long_range_zap: ["ϟ→", "Long Range Zap"],
 };
-// What each tile does (the explanation a tap on a tile shows; the rules page says the same).
-const TILE_HELP = {
-  forward_1: "Move one hex forward; a robot, crystal or Blob in front is pushed if the hex behind it is free.",
-  forward_2: "Two Forward steps; the first step that fails ends the order.",
-  turn_left: "Turn 60° counter-clockwise.",
-  turn_right: "Turn 60° clockwise.",
-  load: "Take the crystal in front (on the ground, or carried by another robot: stealing it).",
-  unload: "Put the carried crystal in front: on a free hex, onto an empty-handed robot, or into a Base (it scores for the Base's owner).",
-  zap: "A pulse up to two hexes ahead: a robot hit must at once do your choice of Forward 1x, Turn Left, Turn Right, Load or Unload; a zapped Blob may be moved one hex.",
-  double_modification: "Once per game: two programming changes this turn. Never placed on the board.",
-  turn_2_left: "Turn 120° counter-clockwise.",
-  turn_2_right: "Turn 120° clockwise.",
-  anti_zap: "No action. While in the program, opponents' Zaps do not affect this robot.",
-  u_turn: "Turn 180°.",
-  forward_3: "Three Forward steps; the first that fails ends the order.",
-  forward_then_load: "A Forward step, then a Load (even if the step failed).",
-  forward_then_zap: "A Forward step, then a Zap (even if the step failed).",
-  dash: "A Forward step; while Dash is in the program, the robot's Forward steps push a whole line.",
-  jump: "Land two hexes ahead, over anything; the landing hex must be free.",
-  back_up: "A Forward step backwards; the facing does not change.",
-  double_zap: "Two Zaps in a row.",
-  anti_theft: "No action. While in the program, opponents cannot Load (steal) this robot's crystal.",
-  long_range_zap: "A Zap with unlimited range: the first non-empty hex ahead.",
-};
 const ORDER_TILES = ["forward_1", "forward_2", "turn_left", "turn_right", "load", "unload", "zap", "double_modification"];
-const tileName = (t) => (TILES[t] ? TILES[t][1] : t);
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const tileName = (tile) => (TILES[tile] ? t(`twin-tin-bots:names.tile.${tile}`) : tile);
+const tileHelp = (tile) => (TILES[tile] ? t(`twin-tin-bots:names.tile_help.${tile}`) : "");
+const cap = (c) => t(`twin-tin-bots:names.Colour.${c}`);
+const crystalName = (c) => t(`twin-tin-bots:names.crystal.${c}`);
+const nameOf = (names, s) => seatName(names[s]) ?? t("twin-tin-bots:names.seat", { n: s + 1 });
 const slotLabel = (s) => `${"AB"[Math.floor(s / 3)]}${(s % 3) + 1}`;
 const robotName = (r) => {
   const [c, l] = String(r).split("-");
-  return l ? `${cap(c)} ${l}` : cap(c);
+  return l ? t("twin-tin-bots:names.robot", { Colour: cap(c), letter: l }) : cap(c);
 };
 // The board's radius, for place names in the log (set by each drawing; 5 until the first).
 const geo = { R: 5 };
 const place = (h) => (h ? placeName(h, geo.R) : "");
-const facing = (f) => FACING_NAME[f] || f;
+const facing = (f) => (FACING_NAME[f] ? t(`twin-tin-bots:names.facing.${f}`) : f);
 if (!document.querySelector("link[data-ttb-css]")) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/css/ttb.css", dataset: { ttbCss: "1" } }));
 }
@@ -78,92 +58,99 @@ const ui = { moves: -1, table: null, seat: undefined, sel: null, staged: null, s
 function describeAction(a) {
   switch (a.type) {
     case "place":
-      return `place ${tileName(a.tile)} on ${slotLabel(a.slot)}`;
+      return t("twin-tin-bots:action.place", { tile: tileName(a.tile), slot: slotLabel(a.slot) });
     case "swap":
-      return `swap ${slotLabel(a.slot_a)} and ${slotLabel(a.slot_b)}`;
+      return t("twin-tin-bots:action.swap", { a: slotLabel(a.slot_a), b: slotLabel(a.slot_b) });
     case "remove":
-      return `remove the tile on ${slotLabel(a.slot)}`;
+      return t("twin-tin-bots:action.remove", { slot: slotLabel(a.slot) });
     case "reset":
-      return `reset robot ${"AB"[a.robot]}`;
+      return t("twin-tin-bots:action.reset", { robot: "AB"[a.robot] });
     case "pass":
-      return "pass (change nothing)";
+      return t("twin-tin-bots:action.pass");
     case "double_modification":
-      return "use Double Modification (two changes)";
+      return t("twin-tin-bots:action.double_modification");
     case "zap_order":
-      return `zapped robot: ${tileName(a.order)}`;
+      return t("twin-tin-bots:action.zap_order", { tile: tileName(a.order) });
     case "move_blob":
-      return a.direction ? `move the Blob ${DIR_NAME[a.direction.toLowerCase()]}` : "leave the Blob where it is";
+      return a.direction ? t("twin-tin-bots:action.move_blob", { direction: facing(a.direction.toUpperCase()) }) : t("twin-tin-bots:action.leave_blob");
     case "place_crystal":
-      return `put the crystal on ${place(a.hex)}`;
+      return t("twin-tin-bots:action.place_crystal", { place: place(a.hex) });
     default:
       return a.type;
   }
 }
 
 function describeEvent(e, names, seat) {
-  const hex = place;
+  const L = (k, p = {}) => t(`twin-tin-bots:log.${k}`, p);
+  const C = e.colour ? cap(e.colour) : "";
+  const robot = robotName(e.robot);
+  const crystal = e.crystal ? crystalName(e.crystal) : "";
   switch (e.type) {
     case "turn_start":
-      return `Round ${e.round}: ${cap(e.colour)}'s turn.`;
+      return L("turn_start", { round: e.round, Colour: C });
     case "place":
-      return `${cap(e.colour)} places ${tileName(e.tile)} on ${slotLabel(e.slot)}${e.replaced ? ` (${tileName(e.replaced)} back to hand)` : ""}.`;
+      return e.replaced ? L("place_replaced", { Colour: C, tile: tileName(e.tile), slot: slotLabel(e.slot), replaced: tileName(e.replaced) }) : L("place", { Colour: C, tile: tileName(e.tile), slot: slotLabel(e.slot) });
     case "swap":
-      return `${cap(e.colour)} swaps ${slotLabel(e.slot_a)} and ${slotLabel(e.slot_b)}.`;
+      return L("swap", { Colour: C, a: slotLabel(e.slot_a), b: slotLabel(e.slot_b) });
     case "remove":
-      return `${cap(e.colour)} removes ${tileName(e.tile)} from ${slotLabel(e.slot)}.`;
+      return L("remove", { Colour: C, tile: tileName(e.tile), slot: slotLabel(e.slot) });
     case "reset":
-      return `${cap(e.colour)} resets robot ${e.robot}.`;
+      return L("reset", { Colour: C, robot: e.robot });
     case "pass":
-      return `${cap(e.colour)} passes.`;
+      return L("pass", { Colour: C });
     case "double_modification":
-      return `${cap(e.colour)} uses Double Modification: two changes.`;
+      return L("double_modification", { Colour: C });
     case "run":
     case "blob_left":
       return null;
     case "order":
-      return `${robotName(e.robot)}: ${tileName(e.tile)}`;
+      return L("order", { robot, tile: tileName(e.tile) });
     case "move":
-      return `${robotName(e.robot)} ${e.how === "pushed" ? "is pushed" : e.how === "forward" ? "moves" : e.how.replace("_", " ") + "s"} to ${hex(e.hex)}.`;
+      if (e.how === "pushed") return L("pushed", { robot, place: place(e.hex) });
+      return L("move", { robot, place: place(e.hex) });
     case "turn":
-      return `${robotName(e.robot)} turns to face ${facing(e.facing)}.`;
+      return L("turn", { robot, facing: facing(e.facing) });
     case "blocked":
-      return `${robotName(e.robot)} is blocked.`;
+      return L("blocked", { robot });
     case "mud":
-      return `${robotName(e.robot)} skids in the Mud.`;
+      return L("mud", { robot });
     case "crystal_pushed":
-      return `A ${e.crystal} crystal is pushed to ${hex(e.hex)}.`;
+      return L("crystal_pushed", { crystal, place: place(e.hex) });
     case "blob_moved":
-      return `A Blob moves to ${hex(e.hex)}.`;
+      return L("blob_moved", { place: place(e.hex) });
     case "load":
-      return `${robotName(e.robot)} loads a ${e.crystal} crystal.`;
+      return L("load", { robot, crystal });
     case "steal":
-      return `${robotName(e.robot)} steals a ${e.crystal} crystal from ${robotName(e.victim)}!`;
+      return L("steal", { robot, crystal, victim: robotName(e.victim) });
     case "anti_theft":
-      return `${robotName(e.victim)}'s Anti Theft stops ${robotName(e.robot)}.`;
+      return L("anti_theft", { robot, victim: robotName(e.victim) });
     case "unload":
-      return `${robotName(e.robot)} unloads a ${e.crystal} crystal${e.onto ? ` onto ${robotName(e.onto)}` : e.hex ? ` on ${hex(e.hex)}` : ""}.`;
+      if (e.onto) return L("unload_onto", { robot, crystal, onto: robotName(e.onto) });
+      return e.hex ? L("unload_on", { robot, crystal, place: place(e.hex) }) : L("unload", { robot, crystal });
     case "ignored":
-      return `${robotName(e.robot)}: ${tileName(e.order)} ignored (${e.why}).`;
+      return L("ignored", { robot, tile: tileName(e.order), why: e.why });
     case "deliver":
-      return `★ ${robotName(e.robot)} delivers a ${e.crystal} crystal (${CRYSTAL_POINTS[e.crystal]} pts) to the ${e.base} Base.`;
+      return L("deliver", { robot, crystal, points: CRYSTAL_POINTS[e.crystal], base: t(`twin-tin-bots:names.colour.${e.base}`) });
     case "draw_special":
-      return `${cap(e.colour)} draws a Special Order.`;
+      return L("draw_special", { Colour: C });
     case "special_drawn":
-      return `You drew ${tileName(e.tile)}.`;
+      return L("special_drawn", { tile: tileName(e.tile) });
     case "crystal_choice":
-      return `A ${e.crystal} crystal enters: the active player chooses where.`;
+      return L("crystal_choice", { crystal });
     case "crystal_enters":
-      return `A ${e.crystal} crystal enters play on ${hex(e.hex)}.`;
+      return L("crystal_enters", { crystal, place: place(e.hex) });
     case "end_phase":
-      return "The last crystal is in play: the end phase starts.";
+      return L("end_phase");
     case "zap":
-      return `${robotName(e.robot)} zaps${e.resisted ? ": Anti-Zap resists" : e.hit === "blob" ? " a Blob" : e.hit ? ` and hits ${robotName(e.hit)}` : " (no effect)"}.`;
+      if (e.resisted) return L("zap_resisted", { robot });
+      if (e.hit === "blob") return L("zap_blob", { robot });
+      return e.hit ? L("zap_hit", { robot, hit: robotName(e.hit) }) : L("zap", { robot });
     case "zap_order":
-      return `${robotName(e.robot)} is zapped into ${tileName(e.order)}.`;
+      return L("zap_order", { robot, tile: tileName(e.order) });
     case "countdown":
-      return `Countdown: ${e.counters_left} counter${e.counters_left === 1 ? "" : "s"} left${e.last_turn ? " (last game turn)" : ""}.`;
+      return e.last_turn && !e.counters_left ? L("countdown_last") : L("countdown", { count: e.counters_left });
     case "game_over":
-      return `Game over: ${endReason(e.result, names)}`;
+      return L("game_over", { reason: endReason(e.result, names) });
     default:
       return e.type;
   }
@@ -256,10 +243,10 @@ function shownProgram(program, colourIsActive) {
 
 function tileEl(tile, extra = {}, count = null, tag = "div") {
   const special = !ORDER_TILES.includes(tile);
-  const name = TILES[tile] ? TILES[tile][1] : tile;
+  const name = tileName(tile);
   return el(
     tag,
-    { class: `tile${special ? " special" : ""}`, "data-explain": `${name}: ${TILE_HELP[tile] || ""}`, ...extra },
+    { class: `tile${special ? " special" : ""}`, "data-explain": `${name}: ${tileHelp(tile)}`, ...extra },
     el("span", { class: "glyph" }, tileIcon(tile)),
     el("span", { class: "tname" }, name),
     count !== null && count > 1 ? el("span", { class: "count", "aria-hidden": "true" }, `×${count}`) : null,
@@ -287,13 +274,13 @@ function dropOn(slot, data, ctx, L) {
   if (data.startsWith("tile:")) {
     const a = L.place.get(data.slice(5))?.get(slot);
     if (a) stage(a, ctx);
-    else toast("That tile cannot go there now.");
+    else toast(t("twin-tin-bots:table.no_fit"));
   } else if (data.startsWith("slot:")) {
     const from = Number(data.slice(5));
     if (from === slot) return;
     const a = L.swapOf(from, slot);
     if (a) stage(a, ctx);
-    else toast("Swaps are between slots of the same robot only.");
+    else toast(t("twin-tin-bots:table.same_robot"));
   }
 }
 
@@ -310,22 +297,23 @@ function board(colour, view, ctx, L, mine) {
       const selected = ui.sel && ui.sel.slot === s && active;
       const touchable = active && (placeable || swappable || L.remove.has(s) || L.swap.some((x) => x.slot_a === s || x.slot_b === s));
       const cls = `slot${tile ? " full" : ""}${placeable || swappable ? " legal" : ""}${selected ? " selected" : ""}${changed.has(s) ? " staged" : ""}`;
-      const what = tile ? tileName(tile) : "empty";
-      const label = `${cap(colour.colour)} robot ${"AB"[r]}, slot ${i + 1}: ${what}${placeable ? `. Put ${tileName(ui.sel.tile)} here` : swappable ? `. Swap with ${slotLabel(ui.sel.slot)}` : ""}`;
+      const what = tile ? tileName(tile) : t("twin-tin-bots:table.empty");
+      const base = t("twin-tin-bots:table.slot_label", { Colour: cap(colour.colour), robot: "AB"[r], n: i + 1, what });
+      const label = placeable ? t("twin-tin-bots:table.slot_put", { label: base, tile: tileName(ui.sel.tile) }) : swappable ? t("twin-tin-bots:table.slot_swap", { label: base, slot: slotLabel(ui.sel.slot) }) : base;
       const node = el(
         active ? "button" : "div",
         {
           type: active ? "button" : null,
           class: cls,
           dataset: { slot: s, colour: colour.colour, focus: `slot:${colour.colour}:${s}`, ...(placeable || swappable ? { legal: "slot" } : {}) },
-          title: `robot ${"AB"[r]}, slot ${i + 1}`,
+          title: t("twin-tin-bots:table.slot_title", { robot: "AB"[r], n: i + 1 }),
           "aria-label": label,
           "aria-pressed": active ? (selected ? "true" : "false") : null,
           "aria-disabled": active && !touchable ? "true" : null,
           role: active ? null : "img",
           onclick: active ? () => slotClick(s, ctx, L, colour.program) : null,
           draggable: active && tile && !ui.staged ? "true" : null,
-          "data-explain": tile ? `${tileName(tile)}: ${TILE_HELP[tile] || ""}` : `Slot ${i + 1} of robot ${"AB"[r]}: robot ${"AB"[r]} runs its three slots left to right each turn.`,
+          "data-explain": tile ? `${tileName(tile)}: ${tileHelp(tile)}` : t("twin-tin-bots:table.slot_explain", { robot: "AB"[r], n: i + 1 }),
         },
         tile ? tileEl(tile, { "aria-hidden": "true" }, null, "span") : el("span", { class: "empty", "aria-hidden": "true" }, i + 1),
       );
@@ -345,10 +333,10 @@ function board(colour, view, ctx, L, mine) {
       { class: "prog-row" },
       el("span", { class: "robot-tag", style: `background:${DARK_TAG[colour.colour] || COLOUR[colour.colour]}`, "aria-hidden": "true" }, "AB"[r]),
       slots,
-      reset ? el("button", { type: "button", class: "small ghost-btn", dataset: { reset: r, focus: `reset:${r}` }, onclick: () => stage(reset, ctx), title: "every tile of this robot back to hand" }, `Reset ${"AB"[r]}`) : null,
+      reset ? el("button", { type: "button", class: "small ghost-btn", dataset: { reset: r, focus: `reset:${r}` }, onclick: () => stage(reset, ctx), title: t("twin-tin-bots:table.reset_title") }, t("twin-tin-bots:table.reset", { robot: "AB"[r] })) : null,
     );
   });
-  return el("div", { class: "prog-board", role: "group", "aria-label": `${cap(colour.colour)} programs` }, rows);
+  return el("div", { class: "prog-board", role: "group", "aria-label": t("twin-tin-bots:table.programs", { Colour: cap(colour.colour) }) }, rows);
 }
 
 /** The hand as it would be after the staged change (for display only). */
@@ -365,26 +353,33 @@ function shownHand(colour, view) {
   return h;
 }
 
+function handLabel(tile, n, used, placeable, selected) {
+  let label = n > 1 ? t("twin-tin-bots:table.in_hand", { tile: tileName(tile), n }) : tileName(tile);
+  if (used) label = t("twin-tin-bots:table.used", { label });
+  if (placeable) label = selected ? t("twin-tin-bots:table.chosen", { label }) : t("twin-tin-bots:table.choose_it", { label });
+  return label;
+}
+
 function hand(colour, view, ctx, L, mine, active) {
   const tiles = [];
-  for (const [t, n] of Object.entries(shownHand(colour, view))) {
+  for (const [tile, n] of Object.entries(shownHand(colour, view))) {
     if (!n) continue;
-    const placeable = active && L.place.has(t);
-    const selected = active && ui.sel && ui.sel.tile === t; // only the hand being programmed shows the choice
-    const used = t === "double_modification" && colour.double_modification_used;
+    const placeable = active && L.place.has(tile);
+    const selected = active && ui.sel && ui.sel.tile === tile; // only the hand being programmed shows the choice
+    const used = tile === "double_modification" && colour.double_modification_used;
     const node = tileEl(
-      t,
+      tile,
       {
         type: "button",
-        class: `tile${ORDER_TILES.includes(t) ? "" : " special"}${placeable ? " legal" : ""}${selected ? " selected" : ""}${used ? " used" : ""}`,
-        dataset: { tile: t, focus: `tile:${colour.colour}:${t}`, ...(placeable ? { legal: "tile" } : {}) },
+        class: `tile${ORDER_TILES.includes(tile) ? "" : " special"}${placeable ? " legal" : ""}${selected ? " selected" : ""}${used ? " used" : ""}`,
+        dataset: { tile: tile, focus: `tile:${colour.colour}:${tile}`, ...(placeable ? { legal: "tile" } : {}) },
         draggable: placeable && !ui.staged ? "true" : null,
-        "aria-label": `${tileName(t)}${n > 1 ? ` (${n} in hand)` : ""}${used ? ", used" : ""}${placeable ? (selected ? ": chosen, now pick a slot" : ": choose it to place") : ""}`,
+        "aria-label": handLabel(tile, n, used, placeable, selected),
         "aria-pressed": placeable ? (selected ? "true" : "false") : null,
         onclick: placeable
           ? () => {
-              ui.sel = selected ? null : { tile: t };
-              ui.focus = selected ? `tile:${colour.colour}:${t}` : "first-slot";
+              ui.sel = selected ? null : { tile: tile };
+              ui.focus = selected ? `tile:${colour.colour}:${tile}` : "first-slot";
               ctx.rerender();
             }
           : null,
@@ -392,13 +387,13 @@ function hand(colour, view, ctx, L, mine, active) {
       n,
       "button",
     );
-    if (placeable) node.addEventListener("dragstart", (ev) => ev.dataTransfer.setData("text/plain", `tile:${t}`));
+    if (placeable) node.addEventListener("dragstart", (ev) => ev.dataTransfer.setData("text/plain", `tile:${tile}`));
     tiles.push(node);
   }
   for (let i = 0; i < (colour.hidden_specials || 0); i++) {
-    tiles.push(el("button", { type: "button", class: "tile hidden-special", title: "a Special Order not yet revealed", "aria-label": "a Special Order not yet revealed", "data-explain": "A Special Order this player has not shown yet: it is revealed when first placed on a board." }, el("span", { class: "glyph", "aria-hidden": "true" }, "?"), el("span", { class: "tname" }, "Special")));
+    tiles.push(el("button", { type: "button", class: "tile hidden-special", title: t("twin-tin-bots:table.hidden"), "aria-label": t("twin-tin-bots:table.hidden"), "data-explain": t("twin-tin-bots:table.hidden_explain") }, el("span", { class: "glyph", "aria-hidden": "true" }, "?"), el("span", { class: "tname" }, t("twin-tin-bots:table.special"))));
   }
-  const box = el("div", { class: `hand${active ? " mine" : ""}`, dataset: { hand: colour.colour }, role: "group", "aria-label": `${cap(colour.colour)} hand` }, tiles.length ? tiles : el("span", { class: "muted small" }, "no tiles in hand"));
+  const box = el("div", { class: `hand${active ? " mine" : ""}`, dataset: { hand: colour.colour }, role: "group", "aria-label": t("twin-tin-bots:table.hand_label", { Colour: cap(colour.colour) }) }, tiles.length ? tiles : el("span", { class: "muted small" }, t("twin-tin-bots:table.no_tiles")));
   if (active) {
     box.addEventListener("dragover", (ev) => ev.preventDefault());
     box.addEventListener("drop", (ev) => {
@@ -415,8 +410,8 @@ function hand(colour, view, ctx, L, mine, active) {
 function colourPanel(colour, view, ctx, L) {
   const mine = (view.your_colours || []).includes(colour.colour);
   const active = view.active === colour.colour && mine && L.changing;
-  const seatName = ctx.names[colour.seat] ?? `Seat ${colour.seat + 1}`;
-  const delivered = colour.delivered.map((c, i) => gemIcon(c, `delivered ${c}`, i));
+  const who = nameOf(ctx.names, colour.seat);
+  const delivered = colour.delivered.map((c, i) => gemIcon(c, t("twin-tin-bots:table.delivered_gem", { crystal: crystalName(c) }), i));
   const carried = view.robots.filter((r) => r.colour === colour.colour && r.cargo);
   return el(
     "section",
@@ -426,37 +421,37 @@ function colourPanel(colour, view, ctx, L) {
       {},
       el("span", { class: "swatch", style: `background:${COLOUR[colour.colour]}` }),
       el("strong", {}, cap(colour.colour)),
-      el("span", { class: "muted small" }, ` ${seatName}${mine ? " (you)" : ""}${view.options.team_play ? ` · team ${colour.team + 1}` : ""}`),
-      view.active === colour.colour ? el("span", { class: "tag turn" }, "playing") : null,
-      el("span", { class: "score-pill", title: "points in the Base" }, `${colour.points_in_base} pts`),
+      el("span", { class: "muted small" }, ` ${mine ? t("twin-tin-bots:names.you", { name: who }) : who}${view.options.team_play ? ` · ${t("twin-tin-bots:table.team", { n: colour.team + 1 })}` : ""}`),
+      view.active === colour.colour ? el("span", { class: "tag turn" }, t("twin-tin-bots:table.playing")) : null,
+      el("span", { class: "score-pill", title: t("twin-tin-bots:table.points_title") }, t("twin-tin-bots:table.points", { n: colour.points_in_base })),
     ),
     el(
       "div",
       { class: "delivered small" },
-      delivered.length ? ["In Base: ", ...delivered] : el("span", { class: "muted" }, "nothing delivered yet"),
-      carried.length ? el("span", { class: "muted" }, ` · carrying ${carried.map((r) => r.cargo).join(", ")}`) : null,
-      colour.double_modification_used ? el("span", { class: "muted" }, " · Double Modification used") : null,
+      delivered.length ? [`${t("twin-tin-bots:table.in_base")} `, ...delivered] : el("span", { class: "muted" }, t("twin-tin-bots:table.nothing_delivered")),
+      carried.length ? el("span", { class: "muted" }, t("twin-tin-bots:table.carrying", { crystals: carried.map((r) => crystalName(r.cargo)).join(", ") })) : null,
+      colour.double_modification_used ? el("span", { class: "muted" }, t("twin-tin-bots:table.dm_used")) : null,
     ),
-    el("div", { class: "board-hand" }, board(colour, view, ctx, L, mine), el("div", { class: "hand-box" }, el("div", { class: "hand-title small muted" }, mine ? "Your hand" : "Hand"), hand(colour, view, ctx, L, mine, active))),
+    el("div", { class: "board-hand" }, board(colour, view, ctx, L, mine), el("div", { class: "hand-box" }, el("div", { class: "hand-title small muted" }, mine ? t("twin-tin-bots:table.your_hand") : t("twin-tin-bots:table.hand")), hand(colour, view, ctx, L, mine, active))),
   );
 }
 
 function gemIcon(kind, title, i = 0) {
-  return svg("svg", { class: "gem-icon", viewBox: "-6 -6 12 12", width: 16, height: 16, role: "img", "aria-label": title, dataset: { i }, "data-explain": `A ${kind} crystal: ${CRYSTAL_POINTS[kind]} points in a Base, one less if still carried at the end.` }, gem(kind, [0, 0.5], 1));
+  return svg("svg", { class: "gem-icon", viewBox: "-6 -6 12 12", width: 16, height: 16, role: "img", "aria-label": title, dataset: { i }, "data-explain": t("twin-tin-bots:table.gem_explain", { crystal: crystalName(kind), points: CRYSTAL_POINTS[kind] }) }, gem(kind, [0, 0.5], 1));
 }
 
 function trackBar(view) {
-  const counters = [3, 2, 1].map((n) => el("span", { class: `counter${n <= view.countdown ? "" : " used"}`, title: n <= view.countdown ? "still held by the first player" : "discarded" }, n));
+  const counters = [3, 2, 1].map((n) => el("span", { class: `counter${n <= view.countdown ? "" : " used"}`, title: n <= view.countdown ? t("twin-tin-bots:table.counter_held") : t("twin-tin-bots:table.counter_discarded") }, n));
   return el(
     "div",
     { class: "ttb-bar" },
-    el("span", { class: "round" }, `Round ${view.round}`),
-    el("span", {}, "Turn: ", el("span", { class: "swatch", style: `background:${COLOUR[view.active] || "#999"}` }), ` ${cap(view.active || "-")}`),
-    el("span", { class: "track", title: "Crystal track: the next crystal to enter play is on the left", "data-explain": "The crystal track: each time a crystal is delivered, the next one (leftmost) enters play at the centre. When the last has entered, the end phase starts: three more rounds." }, "Track: ", view.track.length ? view.track.map((c, i) => gemIcon(c, `${c} crystal`, i)) : el("span", { class: "muted" }, "empty")),
-    el("span", { class: "countdown", title: "Countdown counters held by the first player", "data-explain": "Countdown: in the end phase the first player discards a counter (3, 2, 1) at the start of each round; after the last round the game ends." }, "Countdown: ", counters, view.end_phase ? el("span", { class: "tag warn" }, "end phase") : null),
-    el("span", { class: "muted small", "data-explain": `Score victory: the first player with ${view.score_victory ?? "-"} points in Bases wins at once, whatever the others have.` }, `Specials in stack: ${view.special_stack_count} · First player: ${cap(view.first)} · Score victory: ${view.score_victory ?? "none"}`),
-    el("a", { class: "button small", href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener", id: "rules-link" }, "Rules"),
-    el("button", { type: "button", class: "small", id: "ttb-help-button", "aria-expanded": ui.help ? "true" : "false", "aria-controls": "ttb-help", onclick: () => { ui.help = !ui.help; ui.focus = "help"; ui.rerender?.(); } }, ui.help ? "Close help" : "Help"),
+    el("span", { class: "round" }, t("twin-tin-bots:table.round", { n: view.round })),
+    el("span", {}, `${t("twin-tin-bots:table.turn")} `, el("span", { class: "swatch", style: `background:${COLOUR[view.active] || "#999"}` }), ` ${view.active ? cap(view.active) : "-"}`),
+    el("span", { class: "track", title: t("twin-tin-bots:table.track_title"), "data-explain": t("twin-tin-bots:table.track_explain") }, `${t("twin-tin-bots:table.track")} `, view.track.length ? view.track.map((c, i) => gemIcon(c, t("twin-tin-bots:table.gem", { crystal: crystalName(c) }), i)) : el("span", { class: "muted" }, t("twin-tin-bots:table.track_empty"))),
+    el("span", { class: "countdown", title: t("twin-tin-bots:table.countdown_title"), "data-explain": t("twin-tin-bots:table.countdown_explain") }, `${t("twin-tin-bots:table.countdown")} `, counters, view.end_phase ? el("span", { class: "tag warn" }, t("twin-tin-bots:table.end_phase")) : null),
+    el("span", { class: "muted small", "data-explain": t("twin-tin-bots:table.victory_explain", { points: view.score_victory ?? "-" }) }, t("twin-tin-bots:table.status", { specials: view.special_stack_count, first: cap(view.first), victory: view.score_victory ?? t("twin-tin-bots:table.none") })),
+    el("a", { class: "button small", href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener", id: "rules-link" }, t("twin-tin-bots:table.rules")),
+    el("button", { type: "button", class: "small", id: "ttb-help-button", "aria-expanded": ui.help ? "true" : "false", "aria-controls": "ttb-help", onclick: () => { ui.help = !ui.help; ui.focus = "help"; ui.rerender?.(); } }, ui.help ? t("twin-tin-bots:table.close_help") : t("twin-tin-bots:table.help")),
   );
 }
 
@@ -465,49 +460,49 @@ function trackBar(view) {
 function changePanel(view, ctx, L) {
   const parts = [];
   if (view.changes_left > 1 && !view.colours.find((c) => c.colour === view.active).first_turn_done) {
-    parts.push(el("p", { class: "prompt mine" }, "First turn: place one Order on each robot (one placement now, the other next)."));
+    parts.push(el("p", { class: "prompt mine" }, t("twin-tin-bots:table.first_turn")));
   } else if (view.changes_left > 1) {
-    parts.push(el("p", { class: "prompt mine" }, `${view.changes_left} changes left this turn (Double Modification).`));
+    parts.push(el("p", { class: "prompt mine" }, t("twin-tin-bots:table.changes_left", { n: view.changes_left })));
   } else {
-    parts.push(el("p", { class: "prompt mine" }, "Change one program: pick a tile then a slot (or drag it), click a tile on the board to swap or remove it, or pass."));
+    parts.push(el("p", { class: "prompt mine" }, t("twin-tin-bots:table.change_prompt")));
   }
   const buttons = [];
-  if (ui.sel && ui.sel.slot !== undefined && L.remove.has(ui.sel.slot)) buttons.push(el("button", { type: "button", dataset: { change: "remove" }, onclick: () => stage(L.remove.get(ui.sel.slot), ctx) }, `Remove ${slotLabel(ui.sel.slot)}`));
-  if (L.pass) buttons.push(el("button", { type: "button", dataset: { change: "pass" }, onclick: () => stage(L.pass, ctx) }, "Pass"));
-  if (L.dm) buttons.push(el("button", { type: "button", dataset: { change: "double_modification" }, onclick: () => stage(L.dm, ctx) }, "Double Modification"));
-  if (ui.sel) buttons.push(el("button", { type: "button", class: "secondary", onclick: () => { ui.sel = null; ctx.rerender(); } }, "Clear selection"));
+  if (ui.sel && ui.sel.slot !== undefined && L.remove.has(ui.sel.slot)) buttons.push(el("button", { type: "button", dataset: { change: "remove" }, onclick: () => stage(L.remove.get(ui.sel.slot), ctx) }, t("twin-tin-bots:table.remove", { slot: slotLabel(ui.sel.slot) })));
+  if (L.pass) buttons.push(el("button", { type: "button", dataset: { change: "pass" }, onclick: () => stage(L.pass, ctx) }, t("twin-tin-bots:table.pass")));
+  if (L.dm) buttons.push(el("button", { type: "button", dataset: { change: "double_modification" }, onclick: () => stage(L.dm, ctx) }, t("twin-tin-bots:table.double_modification")));
+  if (ui.sel) buttons.push(el("button", { type: "button", class: "secondary", onclick: () => { ui.sel = null; ctx.rerender(); } }, t("twin-tin-bots:table.clear")));
   if (buttons.length) parts.push(el("div", { class: "action-list" }, buttons));
   return parts;
 }
 
 function previewPanel(view, ctx) {
   const a = ui.staged;
-  const parts = [el("h3", {}, `Preview: ${describeAction(a)}`)];
+  const parts = [el("h3", {}, t("twin-tin-bots:table.preview", { action: describeAction(a) }))];
   if (ui.previewError) parts.push(el("p", { class: "error" }, ui.previewError));
-  else if (!ui.preview) parts.push(el("p", { class: "muted" }, "Computing the preview…"));
+  else if (!ui.preview) parts.push(el("p", { class: "muted" }, t("twin-tin-bots:table.computing")));
   else {
     const p = ui.preview;
     const lines = [];
     for (const [name, steps] of Object.entries(p.paths)) {
       const [hx, f] = steps[steps.length - 1];
-      lines.push(`${robotName(name)} ends on ${place(hx)} facing ${facing(f)}`);
+      lines.push(t("twin-tin-bots:table.ends_on", { robot: robotName(name), place: place(hx), facing: facing(f) }));
     }
     for (const e of p.events) {
       if (["deliver", "load", "unload", "steal", "crystal_pushed", "zap", "blocked", "mud", "crystal_enters", "blob_moved"].includes(e.type)) lines.push(describeEvent(e, ctx.names, ctx.seat));
       if (e.type === "move" && e.how === "pushed") lines.push(describeEvent(e, ctx.names, ctx.seat));
       if (e.type === "turn_start") break;
     }
-    if (!Object.keys(p.paths).length) lines.push("No robot moves or turns.");
-    if (p.pending) lines.push(`The run stops at a decision: ${p.pending.type === "zap" ? `what ${p.pending.robot} does` : p.pending.type === "blob" ? "where the zapped Blob goes" : "where the new crystal enters"}.`);
-    if (p.over) lines.push("The game would end.");
+    if (!Object.keys(p.paths).length) lines.push(t("twin-tin-bots:table.no_move"));
+    if (p.pending) lines.push(p.pending.type === "zap" ? t("twin-tin-bots:table.stops_zap", { robot: p.pending.robot }) : p.pending.type === "blob" ? t("twin-tin-bots:table.stops_blob") : t("twin-tin-bots:table.stops_crystal"));
+    if (p.over) lines.push(t("twin-tin-bots:table.would_end"));
     parts.push(el("ul", { class: "preview-lines", id: "preview-lines" }, lines.map((t) => el("li", {}, t))));
   }
   parts.push(
     el(
       "div",
       { class: "action-list" },
-      el("button", { type: "button", class: "primary", id: "commit", dataset: { commit: "1" }, onclick: () => commit(ctx) }, view.changes_left > 1 ? "Confirm this change" : "Commit and run"),
-      el("button", { type: "button", class: "secondary", id: "cancel-stage", onclick: () => clearStage(ctx) }, "Cancel"),
+      el("button", { type: "button", class: "primary", id: "commit", dataset: { commit: "1" }, onclick: () => commit(ctx) }, view.changes_left > 1 ? t("twin-tin-bots:table.confirm") : t("twin-tin-bots:table.commit")),
+      el("button", { type: "button", class: "secondary", id: "cancel-stage", onclick: () => clearStage(ctx) }, t("twin-tin-bots:table.cancel")),
     ),
   );
   return el("section", { class: "panel preview-panel", dataset: { preview: ui.preview ? "ready" : "waiting" } }, parts);
@@ -520,13 +515,13 @@ function pendingPanel(view, ctx, L) {
   let text;
   const choices = [];
   if (pend.type === "zap") {
-    text = mineToAct ? `Zap! ${pend.robot} is hit: choose what it does.` : `${pend.robot} is zapped: waiting for the zapping player.`;
+    text = mineToAct ? t("twin-tin-bots:table.zap_mine", { robot: robotName(pend.robot) }) : t("twin-tin-bots:table.zap_wait", { robot: robotName(pend.robot) });
     for (const a of L.zap) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "zap", order: a.order }, "aria-label": tileName(a.order), onclick: () => stage(a, ctx) }, tileEl(a.order, { "aria-hidden": "true" }, null, "span")));
   } else if (pend.type === "blob") {
-    text = mineToAct ? "A Blob is zapped: click an arrow on the arena (or a button) to move it, or leave it." : "A Blob is zapped: waiting for the zapping player.";
+    text = mineToAct ? t("twin-tin-bots:table.blob_mine") : t("twin-tin-bots:table.blob_wait");
     for (const a of L.blob) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "blob", direction: a.direction ?? "none" }, onclick: () => stage(a, ctx) }, describeAction(a)));
   } else {
-    text = mineToAct ? `A ${pend.crystal} crystal enters play: click one of the highlighted hexes closest to the centre (or a button).` : `A ${pend.crystal} crystal enters: waiting for the active player to place it.`;
+    text = mineToAct ? t("twin-tin-bots:table.crystal_mine", { crystal: crystalName(pend.crystal) }) : t("twin-tin-bots:table.crystal_wait", { crystal: crystalName(pend.crystal) });
     for (const a of L.crystal) choices.push(el("button", { type: "button", class: "action", dataset: { legal: "crystal", hex: key(a.hex), focus: `crystal:${key(a.hex)}` }, onclick: () => stage(a, ctx) }, place(a.hex)));
   }
   return el("section", { class: `panel pending-panel${mineToAct ? " mine" : ""}` }, el("p", { class: "prompt" }, text), choices.length ? el("div", { class: "action-list zap-choices" }, choices) : null);
@@ -616,7 +611,7 @@ function animate(root, view, events) {
   ui.skip = false;
   document.body.dataset.animating = "1";
   const wrap = root.querySelector(".arena-wrap");
-  const skip = el("button", { type: "button", class: "small skip-anim-button", id: "skip-animation", onclick: () => (ui.skip = true) }, "Skip animation");
+  const skip = el("button", { type: "button", class: "small skip-anim-button", id: "skip-animation", onclick: () => (ui.skip = true) }, t("twin-tin-bots:table.skip"));
   if (wrap && !wrap.querySelector("#skip-animation")) wrap.append(skip);
   const jobs = [];
   let longest = 0;
@@ -734,13 +729,13 @@ function helpPanel() {
   if (!ui.help) return null;
   return el(
     "section",
-    { class: "panel help-panel", id: "ttb-help", "aria-label": "Help" },
-    el("h3", {}, "How to play"),
-    el("p", {}, "On your turn change one program (place a tile from your hand on a slot, swap two slots of one robot, remove a tile, reset a robot) or pass; then your robots run their programs: robot A's three slots left to right, then robot B's."),
-    el("p", {}, "Harvest crystals (Load), bring them to your Base (Unload): blue 2, green 3, pink 4 points. A blue crystal delivered gives a Special Order. The first to the score victory wins at once; otherwise the game ends three rounds after the last crystal enters."),
-    el("p", {}, "At this table: choose a tile, then a highlighted slot (or drag it); the preview shows what your robots will do; Commit and run confirms. Until the robots run, Undo takes a change back. Tap any tile, robot, crystal or hex to see what it is. Keys: Tab to a tile, Enter to choose it, Enter on a slot, Enter to commit; Escape cancels or skips the animation."),
-    el("p", {}, "Places are named by row (A at the top, letters on the left of the arena) and position in the row from the left: D5."),
-    el("p", {}, el("a", { href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener" }, "The full rules page, with every tile")),
+    { class: "panel help-panel", id: "ttb-help", "aria-label": t("twin-tin-bots:table.help") },
+    el("h3", {}, t("twin-tin-bots:table.help_title")),
+    el("p", {}, t("twin-tin-bots:table.help_1")),
+    el("p", {}, t("twin-tin-bots:table.help_2")),
+    el("p", {}, t("twin-tin-bots:table.help_3")),
+    el("p", {}, t("twin-tin-bots:table.help_4")),
+    el("p", {}, el("a", { href: "/static/games/twin-tin-bots-rules.html", target: "_blank", rel: "noopener" }, t("twin-tin-bots:table.rules_link"))),
   );
 }
 
@@ -771,7 +766,7 @@ function draw(root, ctx) {
       "div",
       { class: `ttb${programming ? " programming" : ""}`, dataset: { phase: view.phase, players: view.num_players } },
       trackBar(view),
-      el("p", { class: "explain small", id: "ttb-explain", "aria-live": "polite" }, ui.explain ?? "Tap any tile, robot, crystal or hex to see what it is."),
+      el("p", { class: "explain small", id: "ttb-explain", "aria-live": "polite" }, ui.explain ?? t("twin-tin-bots:table.hint")),
       el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view)), el("div", { class: "ttb-side" }, side)),
     ),
   );
@@ -782,11 +777,11 @@ function draw(root, ctx) {
 
 function legend(view) {
   const items = [];
-  if (view.teleporters.length) items.push("◎ Teleporters (same number = a pair)");
-  if (view.rocks.length) items.push("Rocks block");
-  if (view.blobs.length) items.push("Blobs are pushed like crystals");
-  if (view.mud.length) items.push("Mud: the next Forward step is ignored");
-  items.push("crystals: blue 2 · green 3 · pink 4");
+  if (view.teleporters.length) items.push(t("twin-tin-bots:table.legend_teleporters"));
+  if (view.rocks.length) items.push(t("twin-tin-bots:table.legend_rocks"));
+  if (view.blobs.length) items.push(t("twin-tin-bots:table.legend_blobs"));
+  if (view.mud.length) items.push(t("twin-tin-bots:table.legend_mud"));
+  items.push(t("twin-tin-bots:table.legend_crystals"));
   return el("p", { class: "legend muted small" }, items.join(" · "));
 }
 
@@ -803,14 +798,15 @@ function endReason(result, names) {
   const reason = result.reason || "";
   if (reason.startsWith("score victory")) {
     const w = result.winners[0];
-    return `score victory: ${names[w] ?? `Seat ${w + 1}`} has ${basePoints(result, w)} points in Bases and wins at once.`;
+    return t("twin-tin-bots:reason.score_victory", { name: nameOf(names, w), points: basePoints(result, w) });
   }
-  if (reason.startsWith("crystal attrition")) return "crystal attrition: three rounds after the last crystal entered play, the most points wins.";
-  if (reason.startsWith("round limit")) return "the round limit is reached: the most points wins.";
+  if (reason.startsWith("crystal attrition")) return t("twin-tin-bots:reason.attrition");
+  if (reason.startsWith("round limit")) return t("twin-tin-bots:reason.round_limit");
   return `${reason}.`;
 }
 
 function renderResult(result, view, names) {
+  const T = (k, p) => t(`twin-tin-bots:table.${k}`, p);
   const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   const victory = (result.reason || "").startsWith("score victory");
   const rows = order.map(({ rank, seat }) => {
@@ -819,7 +815,7 @@ function renderResult(result, view, names) {
       "tr",
       { class: result.winners.includes(seat) ? "winner" : "" },
       el("td", {}, rank === 1 ? "★ 1" : rank),
-      el("td", {}, names[seat] ?? `Seat ${seat + 1}`),
+      el("td", {}, nameOf(names, seat)),
       el("td", {}, colours.join(" + ")),
       el("td", {}, basePoints(result, seat)),
       el("td", { class: "total" }, result.scores[seat]),
@@ -828,26 +824,25 @@ function renderResult(result, view, names) {
   const notes = [];
   if (victory) {
     const w = result.winners[0];
-    const winner = names[w] ?? `Seat ${w + 1}`;
-    const target = view.score_victory;
-    const above = order.filter(({ seat }) => seat !== w && result.scores[seat] >= result.scores[w]).map(({ seat }) => `${names[seat] ?? `Seat ${seat + 1}`} (${result.scores[seat]} points)`);
+    const winner = nameOf(names, w);
+    const above = order.filter(({ seat }) => seat !== w && result.scores[seat] >= result.scores[w]).map(({ seat }) => T("other_points", { name: nameOf(names, seat), points: result.scores[seat] }));
     notes.push(
       el(
         "p",
         { class: "victory-note", id: "score-victory-note" },
-        `Score victory: ${winner} reached ${basePoints(result, w)} points in Bases${target ? ` (${target} win at once with ${view.num_players} players)` : ""} and wins at once, whatever the others have.`,
-        above.length ? ` That is why ${winner} ranks above ${above.join(" and ")}: points count only to rank the others.` : "",
+        T("victory_note", { winner, points: basePoints(result, w), target: view.score_victory ?? "-", players: view.num_players }),
+        above.length ? T("victory_above", { winner, others: above.join(", ") }) : "",
       ),
     );
   } else {
-    notes.push(el("p", {}, `Game over: ${endReason(result, names)}`));
+    notes.push(el("p", {}, T("game_over", { reason: endReason(result, names) })));
   }
   return el(
     "div",
     {},
-    el("div", { class: "table-scroll" }, el("table", { class: "result" }, el("thead", {}, el("tr", {}, ["Place", "Player", "Colours", "In Bases", "Points"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))),
+    el("div", { class: "table-scroll" }, el("table", { class: "result" }, el("thead", {}, el("tr", {}, ["place", "player", "colours", "in_bases", "points_col"].map((h) => el("th", { scope: "col" }, T(h))))), el("tbody", {}, rows))),
     notes,
-    el("p", { class: "muted small" }, "Points: crystals in Bases at face value, carried ones one point less. Ties: most blue harvested (in Bases or carried), then most green harvested, then the highest value in Bases."),
+    el("p", { class: "muted small" }, T("scoring")),
   );
 }
 
