@@ -253,6 +253,7 @@ def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browse
         page.wait_for_selector("#explain-box")
         text = page.inner_text("#explain-box")
         assert len(text) > 20 and not PART_ID.search(text), (target, text)
+        contrast(page, f"explained {target}")
         page.tap("#explain-close")
         page.wait_for_selector("#explain-box", state="detached")
     assert moves(page) == before and page.locator("#pending-move").count() == 0
@@ -260,6 +261,7 @@ def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browse
     page.tap("#rotl-help-toggle")
     page.wait_for_selector("#rotl-help #help-requirements")
     no_overflow(page, "help panel")
+    contrast(page, "help panel")
     page.locator("#rotl-help").screenshot(path=str(ARTIFACTS / f"rotl17-phone-{lang}-help-panel.png"))
 
     page.goto(f"{rotl_server.url}/static/games/robots-on-the-line-rules.html")
@@ -270,6 +272,7 @@ def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browse
     if lang == "ja":
         assert not ENGLISH.search(page.inner_text("#rules")) and "ラインリセット" in page.inner_text("#rules")
     no_overflow(page, "rules page")
+    contrast(page, "rules page")
     page.screenshot(path=str(ARTIFACTS / f"rotl17-phone-{lang}-rules.png"), full_page=True)
     assert not errors, errors
 
