@@ -34,51 +34,58 @@ def brute_force(hand, torso, reqs, bonus, pay):
     if len(magnets) < need_magnets:
         return None
     parts = [p for p in hand if PARTS[p].kind in PLACED]
-    best = [None]
+    values = []
+    for layout in _finished_layouts([(t.id, 0, 0, 0)], parts):
+        v = _sale_value(layout, batteries, reqs, bonus, pay, need_magnets)
+        if v is not None:
+            values.append(v)
+    return max(values, default=None)
 
-    def value(layout):
-        robot = assemble(layout)
-        if robot.problems:
-            return None
-        out = None
-        for k in range(len(batteries) + 1):
-            m = measure(robot, batteries[:k])
-            if all(meets(r, m, need_magnets) for r in reqs):
-                v = sale_breakdown(pay, reqs, bonus, m)["total"]
-                out = v if out is None else max(out, v)
-        return out
 
-    def open_ports(layout):
-        robot = assemble(layout)
-        ports = []
-        for tile in robot.tiles:
-            for cell, side, _ in tile.ports:
-                nb = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
-                if nb not in robot.owner:
-                    ports.append((nb, opposite(side)))
-        return ports
+def _sale_value(layout, batteries, reqs, bonus, pay, need_magnets):
+    """The best sale value of a layout with some of the batteries sold alongside, or None."""
+    robot = assemble(layout)
+    if robot.problems:
+        return None
+    out = None
+    for k in range(len(batteries) + 1):
+        m = measure(robot, batteries[:k])
+        if all(meets(r, m, need_magnets) for r in reqs):
+            v = sale_breakdown(pay, reqs, bonus, m)["total"]
+            out = v if out is None else max(out, v)
+    return out
 
-    def rec(layout, left):
-        ports = open_ports(layout)
-        if not ports:
-            v = value(layout)
-            if v is not None and (best[0] is None or v > best[0]):
-                best[0] = v
-            return
-        target, facing = ports[0]
-        tried = set()
-        for i, p in enumerate(left):
-            for r in range(4):
-                sides = {rotate_side(s, r) for s, _ in PARTS[p].ports}
-                key = (PARTS[p].kind, PARTS[p].eyes, PARTS[p].hands, PARTS[p].icons, PARTS[p].wheels,
-                       PARTS[p].ports, r)  # fmt: skip
-                if facing not in sides or key in tried:
-                    continue
-                tried.add(key)
-                rec([*layout, (PARTS[p].id, *target, r)], left[:i] + left[i + 1 :])
 
-    rec([(t.id, 0, 0, 0)], parts)
-    return best[0]
+def _open_ports(layout):
+    """The (cell, facing side) of every port of a layout that no tile closes."""
+    robot = assemble(layout)
+    ports = []
+    for tile in robot.tiles:
+        for cell, side, _ in tile.ports:
+            nb = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
+            if nb not in robot.owner:
+                ports.append((nb, opposite(side)))
+    return ports
+
+
+def _finished_layouts(layout, left):
+    """Every layout with no open port reached by adding tiles of ``left`` at the first open port (tiles
+    a buyer cannot tell apart tried once per rotation)."""
+    ports = _open_ports(layout)
+    if not ports:
+        yield layout
+        return
+    target, facing = ports[0]
+    tried = set()
+    for i, p in enumerate(left):
+        for r in range(4):
+            sides = {rotate_side(s, r) for s, _ in PARTS[p].ports}
+            key = (PARTS[p].kind, PARTS[p].eyes, PARTS[p].hands, PARTS[p].icons, PARTS[p].wheels,
+                   PARTS[p].ports, r)  # fmt: skip
+            if facing not in sides or key in tried:
+                continue
+            tried.add(key)
+            yield from _finished_layouts([*layout, (PARTS[p].id, *target, r)], left[:i] + left[i + 1 :])
 
 
 def test_the_helper_agrees_with_an_exhaustive_search_on_small_hands():
