@@ -296,3 +296,42 @@ def test_profile_leaderboard_my_tables_lobby_filters_and_api_token_pages(page_se
     errors = [e for e in errors if "the server responded with a status of 4" not in e]
     assert not errors, errors
     ctx.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fast_clocks(request, make_client, monkeypatch, pg_url) -> TestClient:
+    monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.1")
+    monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "600")
+    if request.param == "sqlite":
+        return make_client()
+    return make_client(database=pg_url, schema=request.getfixturevalue("pg_schema"))
+
+
+def test_a_seat_handed_to_a_bot_is_rated_for_its_account(fast_clocks, create_table) -> None:
+    """Leaving does not avoid a loss: the bot that took over a timed-out seat plays for its account."""
+    client = fast_clocks
+    made = create_table(client, [HUMAN, HUMAN], time_control={"kind": "live", "base": 1, "increment": 0})
+    table, tokens = made["table"]["id"], made["tokens"]
+    accounts = [s["account"] for s in made["table"]["seats"]]
+    deadline = time.monotonic() + 15
+    while not client.get(f"/api/tables/{table}").json()["clock"]["seats"][1]["can_hand_over"]:
+        assert time.monotonic() < deadline, "seat 2's clock never ran out"
+        time.sleep(0.05)
+    res = client.post(f"/api/tables/{table}/seats/1/bot", json={"difficulty": "random"}, headers=bearer(tokens[0]))
+    assert res.status_code == 200, res.text
+    deadline = time.monotonic() + 120
+    while True:  # Ann plays on (her own clock ran out too, but nobody hands her seat over)
+        assert time.monotonic() < deadline, "the game did not end"
+        snap = client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(tokens[0])).json()
+        if snap["result"]:
+            break
+        if snap["legal"]:
+            body = {"seat": 0, "action": snap["legal"][0], "after": snap["moves"]}
+            client.post(f"/api/tables/{table}/moves", json=body, headers=bearer(tokens[0]))
+        else:
+            time.sleep(0.01)
+    changes = client.get(f"/api/tables/{table}/ratings").json()["changes"]
+    assert [c["entry"] for c in changes] == [f"account:{a}" for a in accounts]
+    rows = board(client)
+    assert set(rows) == {f"account:{a}" for a in accounts}  # no bot entry for the seat it took over
+    assert all(row["games"] == 1 for row in rows.values())
