@@ -21,7 +21,7 @@ from robotable.core import BadInput
 
 from .actions import SellRobot, malformed
 from .components import BONUS_TILES, BUYERS, PART_IDS, REQUIREMENTS, SIDE_NAMES, STEP, TORSOS, opposite
-from .geometry import Robot, assemble, measure, meets, shortfall
+from .geometry import Measures, Robot, assemble, measure, meets, shortfall
 from .sale import bonus_paid, sale_breakdown
 from .state import RotlState
 
@@ -101,42 +101,9 @@ def evaluate(state: RotlState, seat: int, query: object) -> dict[str, Any]:
         "buyers": [],
     }
     if m is not None:
-        out["measures"] = {
-            "eyes": m.eyes,
-            "heads": m.heads,
-            "bases": m.bases,
-            "hands": m.hands,
-            "tall": m.tall,
-            "wide": m.wide,
-            "long_arm": m.long_arm,
-            "symmetric": m.symmetric,
-            "extenders": m.extenders,
-            "splitters": m.splitters,
-            "elbows": m.elbows,
-            "wheels": m.wheels,
-            "icons": sorted(m.icons),
-            "pink_pairs": m.pink_pairs,
-        }
-    for slot, b in enumerate(state.buyers):
-        buyer = BUYERS[b]
-        reqs = [REQUIREMENTS[r] for r in state.buyer_reqs[slot]]
-        bonus = [BONUS_TILES[t] for t in state.buyer_bonus[slot]]
-        entry: dict[str, Any] = {"id": buyer.id, "name": buyer.name, "requirements": [], "bonus_tiles": []}
-        if m is not None:
-            entry["requirements"] = [
-                {"id": r.id, "text": r.text(), "met": meets(r, m, len(magnets)), "short": shortfall(r, m, len(magnets))}
-                for r in reqs
-            ]
-            entry["bonus_tiles"] = [{"id": t.id, "paid": bonus_paid(t, m.icons), "value": t.value} for t in bonus]
-            entry["value"] = sale_breakdown(buyer.pay, reqs, bonus, m)
-        else:
-            entry["requirements"] = [{"id": r.id, "text": r.text(), "met": False, "short": "no robot"} for r in reqs]
-            entry["bonus_tiles"] = [{"id": t.id, "paid": False, "value": t.value} for t in bonus]
-            entry["value"] = None
-        sale = SellRobot(buyer.id, layout, batteries, magnets)
-        entry["sellable"] = state.is_legal(seat, sale)
-        entry["why"] = "" if entry["sellable"] else state.why_illegal(seat, sale)
-        out["buyers"].append(entry)
+        out["measures"] = _measures_json(m)
+    for slot in range(len(state.buyers)):
+        out["buyers"].append(_buyer_entry(state, seat, slot, m, (layout, batteries, magnets)))
     if suggest:
         suggestions = []
         for slot in range(len(state.buyers)):
@@ -146,3 +113,47 @@ def evaluate(state: RotlState, seat: int, query: object) -> dict[str, Any]:
         out["suggestions"] = suggestions
     out["torso"] = TORSOS[state.torso[seat]].id if state.torso[seat] >= 0 else None
     return out
+
+
+def _measures_json(m: Measures) -> dict[str, Any]:
+    return {
+        "eyes": m.eyes,
+        "heads": m.heads,
+        "bases": m.bases,
+        "hands": m.hands,
+        "tall": m.tall,
+        "wide": m.wide,
+        "long_arm": m.long_arm,
+        "symmetric": m.symmetric,
+        "extenders": m.extenders,
+        "splitters": m.splitters,
+        "elbows": m.elbows,
+        "wheels": m.wheels,
+        "icons": sorted(m.icons),
+        "pink_pairs": m.pink_pairs,
+    }
+
+
+def _buyer_entry(state: RotlState, seat: int, slot: int, m: Measures | None, robot: tuple[Any, ...]) -> dict[str, Any]:
+    """What the buyer in play at ``slot`` makes of the robot (its layout, batteries and magnets):
+    requirements, bonus tiles, value, and whether ``seat`` may sell it to them now."""
+    layout, batteries, names = robot
+    buyer = BUYERS[state.buyers[slot]]
+    reqs = [REQUIREMENTS[r] for r in state.buyer_reqs[slot]]
+    bonus = [BONUS_TILES[t] for t in state.buyer_bonus[slot]]
+    magnets = len(names)
+    entry: dict[str, Any] = {"id": buyer.id, "name": buyer.name, "requirements": [], "bonus_tiles": []}
+    if m is not None:
+        entry["requirements"] = [
+            {"id": r.id, "text": r.text(), "met": meets(r, m, magnets), "short": shortfall(r, m, magnets)} for r in reqs
+        ]
+        entry["bonus_tiles"] = [{"id": t.id, "paid": bonus_paid(t, m.icons), "value": t.value} for t in bonus]
+        entry["value"] = sale_breakdown(buyer.pay, reqs, bonus, m)
+    else:
+        entry["requirements"] = [{"id": r.id, "text": r.text(), "met": False, "short": "no robot"} for r in reqs]
+        entry["bonus_tiles"] = [{"id": t.id, "paid": False, "value": t.value} for t in bonus]
+        entry["value"] = None
+    sale = SellRobot(buyer.id, layout, batteries, names)
+    entry["sellable"] = state.is_legal(seat, sale)
+    entry["why"] = "" if entry["sellable"] else state.why_illegal(seat, sale)
+    return entry
