@@ -335,3 +335,51 @@ def test_a_seat_handed_to_a_bot_is_rated_for_its_account(fast_clocks, create_tab
     rows = board(client)
     assert set(rows) == {f"account:{a}" for a in accounts}  # no bot entry for the seat it took over
     assert all(row["games"] == 1 for row in rows.values())
+
+
+def test_hotseat_from_the_lobby_is_marked_played_from_one_page_and_unrated(page_server, browser) -> None:  # noqa: F811
+    """Hotseat is chosen in the lobby's form: no invite, both seats on one page (the seat buttons), the table
+    marked in the lobby and on the profile, and its result changes no rating."""
+    server = page_server
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ann = browser_guest(ctx, server.url, "Ann")
+    ann_id = server.api("GET", "/api/account", headers=bearer(ann)).json()["account"]["id"]
+    errors: list[str] = []
+    page = ctx.new_page()
+    watch_errors(page, errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats-fields .seat-row")
+    page.select_option("#game-select", "tf22-reload")
+    page.select_option("#players-select", "2")
+    page.select_option("#seats-fields .seat-row >> nth=1 >> [name=kind]", "human")
+    page.check("#hotseat")
+    page.click("#create-button")
+    page.wait_for_selector("#go-table")
+    assert page.locator("#created .invite").count() == 0  # nobody to invite: both seats are Ann's
+    page.click("#go-table")
+    page.wait_for_selector("[data-legal]")
+    table = page.url.split("/table/")[1].split("?")[0]
+    summary = server.api("GET", f"/api/tables/{table}").json()
+    assert summary["hotseat"] is True and summary["rated"] is False
+    assert [s["account"] for s in summary["seats"]] == [ann_id, ann_id]
+    # one page plays both seats: seat 1 chooses, then the seat button for seat 2 shows its choice
+    moves = page.evaluate("() => document.body.dataset.moves")
+    page.locator("[data-legal]").first.click()
+    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'")
+    assert page.locator("#seat-switch .seat-tab").count() == 3  # seat 1, seat 2, spectator
+    page.locator("#seat-switch .seat-tab").nth(1).click()
+    page.wait_for_url(f"**/table/{table}?seat=1")
+    page.wait_for_selector("[data-legal]")
+
+    api_play_out(server, table, {0: ann, 1: ann})
+    page.goto(server.url + "/")
+    page.check("#show-finished")
+    page.wait_for_selector(f"[data-table='{table}'] .tag.hotseat")
+    assert server.api("GET", f"/api/tables/{table}/ratings").json()["rated"] is False
+    assert server.api("GET", "/api/leaderboard/tf22-reload").json()["entries"] == []
+    page.goto(f"{server.url}/profile/{ann_id}")
+    page.wait_for_selector(f"#profile-recent li[data-table='{table}']")
+    assert "hotseat" in page.inner_text(f"#profile-recent li[data-table='{table}']")
+    errors = [e for e in errors if "the server responded with a status of 4" not in e]
+    assert not errors, errors
+    ctx.close()
