@@ -598,7 +598,7 @@ function buyersPanel(ctx) {
 // -- offers ------------------------------------------------------------------------------------------------
 
 function offerSide(ctx, parts, amount) {
-  const out = [...parts.map((p) => tileSvg(p, 26))];
+  const out = [...parts.map((p) => tileSvg(p, 26, 0, { dataset: { explain: partExplain(p) } }))];
   if (amount) out.push(` ${money(amount)}`);
   if (!parts.length && !amount) out.push(t("robots-on-the-line:ui.nothing"));
   return out;
@@ -690,8 +690,8 @@ function playersPanel(ctx) {
             : el(
                 "div",
                 { class: "known-hand" },
-                p.torso ? tileSvg(p.torso, 26) : null,
-                p.hand.map((x) => tileSvg(x, 26)),
+                p.torso ? tileSvg(p.torso, 26, 0, { dataset: { explain: partExplain(p.torso) } }) : null,
+                p.hand.map((x) => tileSvg(x, 26, 0, { dataset: { explain: partExplain(x) } })),
                 p.unknown_parts ? el("span", { class: "unknown", title: t("robots-on-the-line:ui.unseen_title") }, t("robots-on-the-line:ui.unseen", { count: p.unknown_parts })) : null,
                 !p.hand.length && !p.unknown_parts ? el("span", { class: "muted small" }, t("robots-on-the-line:ui.no_parts")) : null,
               ),
@@ -699,7 +699,7 @@ function playersPanel(ctx) {
             ? el(
                 "div",
                 { class: "sold-robots" },
-                sales.map((s) => el("div", { class: "sold", title: t("robots-on-the-line:ui.sold_to", { buyer: buyerName(s.buyer), money: money(s.paid.total) }) }, robotSvg(s.layout, 14), el("span", { class: "small" }, `${buyerName(s.buyer)} ${money(s.paid.total)}`))),
+                sales.map((s) => el("div", { class: "sold", title: t("robots-on-the-line:ui.sold_to", { buyer: buyerName(s.buyer), money: money(s.paid.total) }), dataset: { explain: t("robots-on-the-line:ui.sold_to", { buyer: buyerName(s.buyer), money: money(s.paid.total) }) } }, robotSvg(s.layout, 14), el("span", { class: "small" }, `${buyerName(s.buyer)} ${money(s.paid.total)}`))),
               )
             : null,
         );
@@ -852,12 +852,17 @@ function benchPanel(ctx, me) {
   }
   const ox = -GRID.minX * CELL;
   const oy = -GRID.minY * CELL;
-  if (me.torso) grid.append(torsoFace(me.torso, ox, oy, CELL));
+  if (me.torso) {
+    const face = torsoFace(me.torso, ox, oy, CELL);
+    face.dataset.explain = partExplain(me.torso);
+    grid.append(face);
+  }
   for (const p of ui.bench.placed) {
     const g = partFace(p.id, ox + p.x * CELL, oy + p.y * CELL, CELL, p.rot);
     g.classList.add("placed");
     if (ui.carry && ui.carry.id === p.id) g.classList.add("lifted");
     g.dataset.placed = p.id;
+    g.dataset.explain = `${placeName(p.x, p.y)}: ${partExplain(p.id)}`;
     g.setAttribute("role", "img");
     g.setAttribute("aria-label", `${describeTile(p.id)}, ${placeName(p.x, p.y)}`);
     g.addEventListener("pointerdown", (e) => startDrag(e, p.id, "grid"));
@@ -1088,7 +1093,7 @@ function rerender() {
 // drop elsewhere takes a placed part back; a press without a move on a placed part turns it, and on a
 // tray part picks it up (then a tap on a cell, or the arrow keys and Enter, place it).
 function startDrag(event, id, from) {
-  if (event.button !== undefined && event.button !== 0) return;
+  if (ui.explain || (event.button !== undefined && event.button !== 0)) return; // explaining: a tap explains
   event.preventDefault();
   const placed = ui.bench.placed.find((p) => p.id === id);
   const rot = placed ? placed.rot : 0;
