@@ -39,7 +39,8 @@ def test_research_docs_snippet_runs(index: int, tmp_path: Path) -> None:
 
 
 def test_research_training_example_runs_and_reports() -> None:
-    """examples/train_tf22.py trains, then reports win rates through the arena (tiny numbers here)."""
+    """examples/train_tf22.py trains OpenSpiel's QLearner, then reports its win rates against random and
+    heuristic through the arena, each with a 95% interval around it (tiny numbers here)."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "train_tf22.py"), "--episodes", "6", "--games", "4"],
         capture_output=True,
@@ -50,7 +51,27 @@ def test_research_training_example_runs_and_reports() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("trained 6 episodes")
+    trained = re.fullmatch(r"trained 6 episodes in \d+ s; .*; (\d+) information states met", lines[0])
+    assert trained and int(trained[1]) > 0, lines[0]
     for opponent in ("random", "heuristic"):
-        line = next(x for x in lines if x.startswith(f"trained vs {opponent}: win rate "))
-        assert 0.0 <= float(line.split("win rate ")[1].split()[0]) <= 1.0 and "over 4 arena games" in line
+        found = [x for x in lines if x.startswith(f"trained vs {opponent}: ")]
+        assert len(found) == 1, done.stdout
+        report = re.fullmatch(
+            rf"trained vs {opponent}: win rate (\d\.\d+) \(95% CI (\d\.\d+)-(\d\.\d+)\) over 4 arena games", found[0]
+        )
+        assert report, found[0]
+        rate, low, high = (float(x) for x in report.groups())
+        assert 0.0 <= low <= rate <= high <= 1.0 and high - low > 0.0, found[0]
+
+
+def test_research_training_example_rejects_an_unknown_opponent() -> None:
+    """A training opponent that is not an arena agent is a clear command-line error, before any training."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_tf22.py"), "--opponents", "random,nobody"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 2 and "unknown opponent(s) nobody" in done.stderr, done.stderr[-2000:]
