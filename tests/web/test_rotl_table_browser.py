@@ -172,6 +172,22 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     page.keyboard.press("Enter")
     confirm(page)
 
+    # flip two switches for $1 (a switch, then its partner, then Confirm), and undo the flip
+    money = int(page.get_attribute("[data-player='0'] .player-money", "data-money"))
+    tab_to(page, ".rotl-switch:not([disabled])")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".rotl-switch.picked")
+    tab_to(page, ".rotl-switch.partner")
+    page.keyboard.press("Enter")
+    confirm(page)
+    assert int(page.get_attribute("[data-player='0'] .player-money", "data-money")) == money - 1
+    page.wait_for_selector("#rotl-undo:not([disabled])")
+    tab_to(page, "#rotl-undo")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money}'", timeout=15_000
+    )
+
     # the top torso: confirmed; the next torso shows, so undo is refused
     tab_to(page, "#take-torso")
     page.keyboard.press("Enter")
