@@ -444,7 +444,7 @@ def add_websocket(app: FastAPI) -> None:
         conn.start()
         manager.hub.add(conn)
         conn.send(manager.message(live, seat, "snapshot"))
-        manager.clocks.presence(live, seat, manager.cache.connected(table_id))  # on the loop: see clocks.py
+        await manager.cache.seat_presence(live, seat)  # its clock's grace countdown, off the event loop
         if seat is not None:
             manager.cache.presence_changed(table_id)
         try:
@@ -466,7 +466,7 @@ def add_websocket(app: FastAPI) -> None:
             await conn.stop()
             if table_id in manager.live:
                 left = manager.live[table_id]
-                manager.clocks.presence(left, seat, manager.cache.connected(table_id))  # grace starts
+                await manager.cache.seat_presence(left, seat)  # grace starts
             if seat is not None:
                 manager.cache.presence_changed(table_id)
 

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,8 @@ class TableCache:
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
         self._held: dict[str, dict[int, News]] = {}  # move news that came while the table was busy here
+        self._presence_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="robotable-presence")
+        self._tasks: set[asyncio.Task[None]] = set()
         self._janitor: asyncio.Task[None] | None = None
         self._last_presence_repeat = 0.0
         self.catch_ups = 0  # moves read from the database that another process made (tests, benchmarks)
@@ -70,6 +73,7 @@ class TableCache:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        self._presence_writer.shutdown(wait=False)
 
     async def _janitor_loop(self) -> None:
         while True:
@@ -233,8 +237,9 @@ class TableCache:
         if live is not None and news.version != live.row.version:
             self.schedule(news.table)
         elif live is not None and news.kind == "table":  # a change kept beside the table (its clocks)
-            manager.clocks.forget(news.table)
-            manager.deliver(live, "table")
+            task = asyncio.create_task(self._clocks_changed(live, live.row.version))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def move_news(self, live: LiveTable) -> dict[str, Any]:
         """What ``"move"`` news carries: the move just committed at ``live``, the table's new columns,
@@ -297,7 +302,34 @@ class TableCache:
             applied = True
         return applied and not held
 
+    async def _clocks_changed(self, live: LiveTable, version: int) -> None:
+        """Another process changed the table's clocks: read them in a worker thread, then the summary."""
+        try:
+            clock = await asyncio.to_thread(self.manager.clocks.load, live.id)
+        except Exception:
+            log.warning("table %s: clocks not read again", live.id, exc_info=True)
+            clock = None
+        if live.row.version != version:
+            return  # moved on meanwhile: its catch-up reads the clocks and tells the sockets
+        self.manager.clocks.forget(live.id)
+        if clock is not None:
+            self.manager.clocks.cache[live.id] = clock
+        self.manager.deliver(live, "table")
+
     # -- presence ---------------------------------------------------------------------------------
+
+    async def seat_presence(self, live: LiveTable, seat: int | None) -> None:
+        """A seat's socket connected or left here: its clock's grace countdown (``clocks.presence``, which
+        writes to the database) in a thread of its own, so the writes leave the event loop in the order
+        the sockets came and went."""
+        if seat is None:
+            return
+        connected = self.connected(live.id)
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._presence_writer, self.manager.clocks.presence, live, seat, connected)
+        except Exception:
+            log.exception("table %s: seat %d's presence not recorded", live.id, seat + 1)
 
     def connected_elsewhere(self, table_id: str) -> frozenset[int]:
         """Seats connected to other processes (as they last said, within the TTL)."""

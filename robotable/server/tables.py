@@ -201,19 +201,21 @@ class TableManager:
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
-                live = await asyncio.to_thread(self._load, table_id)
+                live, clock = await asyncio.to_thread(self._load, table_id)
                 if live is None:
                     raise NotFound(f"no table {table_id!r}", code="app:errors.no_table", params={"table": table_id})
-                self.clocks.forget(table_id)  # read the clocks again with the table
+                self.clocks.forget(table_id)  # the clocks as read with the table
+                if clock is not None:
+                    self.clocks.cache[table_id] = clock
                 self._evict()
                 self.live[table_id] = live
         live.last_used = time.monotonic()
         return live
 
-    def _load(self, table_id: str) -> LiveTable | None:
-        """Read and replay a table (in a worker thread)."""
+    def _load(self, table_id: str) -> tuple[LiveTable | None, clocks.TableClock | None]:
+        """Read and replay a table, and read its clocks (in a worker thread: never on the event loop)."""
         row = self.storage.load_table(table_id)
-        return None if row is None else self._rebuild(row)
+        return (None, None) if row is None else (self._rebuild(row), self.clocks.load(table_id))
 
     def _evict(self) -> None:
         """Keep memory bounded: beyond MAX_LIVE_TABLES, forget the tables nobody uses here."""
