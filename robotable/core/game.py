@@ -13,6 +13,7 @@ this surface, so a new game is a new folder and nothing else::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import secrets
 from abc import ABC, abstractmethod
@@ -85,6 +86,11 @@ class Game(ABC):
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
+
+    @functools.cached_property
+    def action_type_set(self) -> frozenset[type[Action]]:
+        """``action_types`` as a set (``State.check`` asks on every action)."""
+        return frozenset(self.action_types)
 
     def start(self, num_players: int, seed: int | None = None, options: Mapping[str, Any] | None = None) -> State:
         """A new game. ``seed=None`` draws a fresh seed (kept in the state, so records still replay)."""
@@ -285,7 +291,7 @@ class State(ABC):
         """Raise the right error if ``player`` may not take ``action`` now; change nothing."""
         if type(player) is not int or not 0 <= player < self.num_players:
             raise BadInput(f"seat must be an integer from 0 to {self.num_players - 1}, got {player!r}")
-        if type(action) not in self.game.action_types:
+        if type(action) not in self.game.action_type_set:
             raise BadInput(f"not a {self.game.id} action: {action!r} (build one with game.action_from_json)")
         waiting = self.to_act()
         if player not in waiting:

@@ -45,8 +45,11 @@ class Rng:
         if n <= 0:
             raise ValueError("randrange needs n > 0")
         limit = _MASK - (_MASK + 1) % n
-        while True:
-            x = self.next64()
+        while True:  # next64, inlined (games and random play call this all the time)
+            self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x <= limit:
                 return x % n
 

@@ -103,12 +103,12 @@ def load(st: TtbState, rid: int, events: list[Event]) -> None:
     """Load the crystal in front, from the ground or from a robot (stealing it)."""
     name = st.names[rid]
     if st.rcargo[rid]:
-        events.append(ignored_event(name, "load", "already loaded"))
+        events.append(ignored_event[name, "load", "already loaded"])
         return
     f = st.front(rid)
     source = crystal_in_front(st.ground, st.thing_at, st.rcargo, f)
     if source is None:
-        events.append(ignored_event(name, "load", "no crystal in front"))
+        events.append(ignored_event[name, "load", "no crystal in front"])
     elif source[0] == GROUND:
         st.rcargo[rid] = st.ground.pop(f)
         events.append(Event("load", {"robot": name, "crystal": CRYSTAL_NAMES[st.rcargo[rid]], "hex": list(f)}))
@@ -133,17 +133,17 @@ def unload(st: TtbState, rid: int, events: list[Event]) -> None:
     name = st.names[rid]
     value = st.rcargo[rid]
     if not value:
-        events.append(ignored_event(name, "unload", "carries nothing"))
+        events.append(ignored_event[name, "unload", "carries nothing"])
         return
     f = st.front(rid)
     spot = unload_spot(st.board, st.thing_at, st.rcargo, f)
     if spot is None:
-        events.append(ignored_event(name, "unload", "no room in front"))
+        events.append(ignored_event[name, "unload", "no room in front"])
         return
     kind, ref = spot
     if kind == INTO_BASE:
         if not may_unload_in(bool(st.options.get("advanced_2p")), st.controller, st.robot_colour(rid), ref):
-            events.append(ignored_event(name, "unload", "not into that Base"))
+            events.append(ignored_event[name, "unload", "not into that Base"])
             return
         st.rcargo[rid] = 0
         deliver(st, ref, value, name, events)

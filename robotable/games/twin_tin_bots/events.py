@@ -5,39 +5,39 @@ red-B turns to face E on [1, 0]...): these constructors hand out one shared :cla
 per distinct content instead of building a new one each time, which is most of the cost of a run.
 Hexes are given as tuples and stored as ``[q, r]`` lists (their JSON form).
 
->>> turn_event("red-A", (1, 0), "E") is turn_event("red-A", (1, 0), "E")
+>>> turn_event["red-A", (1, 0), "E"] is turn_event["red-A", (1, 0), "E"]
 True
->>> turn_event("red-A", (1, 0), "E").to_json()
+>>> turn_event["red-A", (1, 0), "E"].to_json()
 {'type': 'turn', 'robot': 'red-A', 'hex': [1, 0], 'facing': 'E'}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from robotable.core import Event
 
 
-def _shared(kind: str, *keys: str) -> Callable[..., Event]:
-    cache: dict[tuple[object, ...], Event] = {}
+class _Shared(dict[object, Event]):
+    """``table[values]``: the shared event of this kind with these values (built on first use; a dict
+    lookup, so a repeated event costs no function call)."""
 
-    def make(*values: object) -> Event:
-        event = cache.get(values)
-        if event is None:
-            data = {k: list(v) if isinstance(v, tuple) else v for k, v in zip(keys, values, strict=True)}
-            event = cache[values] = Event(kind, data)
+    def __init__(self, kind: str, *keys: str) -> None:
+        super().__init__()
+        self.kind = kind
+        self.fields = keys
+
+    def __missing__(self, values: object) -> Event:
+        given: tuple[object, ...] = values if isinstance(values, tuple) and len(self.fields) > 1 else (values,)
+        data = {k: list(v) if isinstance(v, tuple) else v for k, v in zip(self.fields, given, strict=True)}
+        event = self[values] = Event(self.kind, data)
         return event
 
-    make.__doc__ = f"The ``{kind}`` event with {', '.join(keys)}."
-    return make
 
-
-run_event = _shared("run", "robot")
-order_event = _shared("order", "robot", "slot", "tile")
-turn_event = _shared("turn", "robot", "hex", "facing")
-move_event = _shared("move", "robot", "hex", "facing", "how")
-mud_event = _shared("mud", "robot", "hex")
-blocked_event = _shared("blocked", "robot", "hex", "how")
-turn_start_event = _shared("turn_start", "colour", "round")
-zap_event = _shared("zap", "robot", "hex", "hit")
-ignored_event = _shared("ignored", "robot", "order", "why")
+run_event = _Shared("run", "robot")
+order_event = _Shared("order", "robot", "slot", "tile")
+turn_event = _Shared("turn", "robot", "hex", "facing")
+move_event = _Shared("move", "robot", "hex", "facing", "how")
+mud_event = _Shared("mud", "robot", "hex")
+blocked_event = _Shared("blocked", "robot", "hex", "how")
+turn_start_event = _Shared("turn_start", "colour", "round")
+zap_event = _Shared("zap", "robot", "hex", "hit")
+ignored_event = _Shared("ignored", "robot", "order", "why")

@@ -102,7 +102,7 @@ def put(st: TtbState, thing: Thing, to: Hex, events: list[Event], how: str) -> N
     if kind == ROBOT:
         st.rhex[ref] = to
         st.stuck[ref] = to in st.board.mud
-        events.append(move_event(st.names[ref], to, FACING_NAMES[st.rface[ref]], how))
+        events.append(move_event[st.names[ref], to, FACING_NAMES[st.rface[ref]], how])
     elif kind == GROUND:
         value = st.ground.pop(ref)
         st.ground[to] = value
@@ -131,11 +131,28 @@ def step(st: TtbState, rid: int, d: int, events: list[Event], how: str) -> bool:
     Mud; with Dash in its program the robot pushes whole lines. False if it could not move."""
     if st.stuck[rid]:
         st.stuck[rid] = False
-        events.append(mud_event(st.names[rid], st.rhex[rid]))
+        events.append(mud_event[st.names[rid], st.rhex[rid]])
+        return True
+    h = st.rhex[rid]
+    dq, dr = OFFSETS[d]
+    n = (h[0] + dq, h[1] + dr)
+    board = st.board
+    if (
+        n in board.hexes
+        and n not in board.base_at
+        and n not in board.rocks
+        and n not in board.tele
+        and n not in st.rhex
+        and n not in st.ground
+        and n not in st.blobs
+    ):  # the usual step: onto an empty hex, pushing nothing (what push and put do then)
+        st.rhex[rid] = n
+        st.stuck[rid] = n in board.mud
+        events.append(move_event[st.names[rid], n, FACING_NAMES[st.rface[rid]], how])
         return True
     moved = push(st, (ROBOT, rid), st.rhex[rid], d, st.in_program(rid, _DASH), events, how)
     if not moved:
-        events.append(blocked_event(st.names[rid], st.rhex[rid], how))
+        events.append(blocked_event[st.names[rid], st.rhex[rid], how])
     return moved
 
 
@@ -144,6 +161,6 @@ def jump(st: TtbState, rid: int, events: list[Event]) -> None:
     h = st.rhex[rid]
     land = jump_landing(st.board, h, st.rface[rid])
     if land is None or st.thing_at(land) is not None:
-        events.append(blocked_event(st.names[rid], h, "jump"))
+        events.append(blocked_event[st.names[rid], h, "jump"])
         return
     put(st, (ROBOT, rid), land, events, "jump")

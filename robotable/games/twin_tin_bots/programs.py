@@ -89,7 +89,7 @@ def first_turn_placements(programs: list[int], robots: int, first_done: bool) ->
 def legal_changes(st: TtbState) -> list[Action]:
     """Each distinct change once: pass and Double Modification, placements, swaps, removals, resets
     (on the first turn: only placements on robots whose program is still empty)."""
-    c = st.active
+    c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     counts = tile_counts(prog, st.specials[c], True)  # Double Modification is never placed
     in_hand = list(compress(_ALL_TILES, counts))
@@ -105,14 +105,16 @@ def legal_changes(st: TtbState) -> list[Action]:
         if first and max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
             continue
         for s in range(lo, lo + SLOTS_PER_ROBOT):
-            at = len(actions)
-            actions += pick(_PLACE[s])
             held = prog[s]
             if held >= 0 and counts[held] > 0:  # the tile already there is not placed again
+                at = len(actions)
+                actions += pick(_PLACE[s])
                 del actions[at + in_hand.index(held)]
-    if first:
-        return actions
-    return actions + _rearrangements(prog, st.robots_per)
+            else:
+                actions += pick(_PLACE[s])
+    if not first:
+        actions += _rearrangements(prog, st.robots_per)
+    return actions
 
 
 def _picker(tiles: list[int]) -> Callable[[Sequence[Action]], Sequence[Action]]:

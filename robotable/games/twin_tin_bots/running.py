@@ -46,30 +46,31 @@ def start_run(st: TtbState, events: list[Event]) -> None:
 def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
     """Robot ``k`` of the active colour starts its program. (Mud is not checked again here: a robot is
     stuck at the start of the turn or on entering Mud, and one ignored Forward frees it for the turn.)"""
-    events.append(run_event(st.names[st.active * st.robots_per + k]))
+    events.append(run_event[st.names[st.order[st.turn] * st.robots_per + k]])  # (st.active)
 
 
 def run(st: TtbState, events: list[Event]) -> None:
     """Run the active colour's programs from ``st.run_at`` until the turn ends or a decision is pending:
     each robot's slots left to right, each tile's operations in order. A Forward 2x or 3x whose step
     could not move ends there."""
-    c = st.active
+    c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     k, first_slot, op = st.run_at
+    operations = _BY_OP
     while True:
         rid = c * st.robots_per + k
         name = st.names[rid]
+        base = k * SLOTS_PER_ROBOT
         for slot in range(first_slot, SLOTS_PER_ROBOT):
-            tile = prog[k * SLOTS_PER_ROBOT + slot]
+            tile = prog[base + slot]
             ops = OPS_BY_TILE[tile] if tile >= 0 else ()
-            while op < len(ops):
-                if op == 0:
-                    events.append(order_event(name, slot, TILE_NAMES[tile]))
-                operation = ops[op]
-                op += 1
-                moved = _OPERATIONS[operation](st, rid, operation, events)
+            if op == 0 and ops:
+                events.append(order_event[name, slot, TILE_NAMES[tile]])
+            for done in range(op + 1, len(ops) + 1):  # operations done once this one is
+                operation = ops[done - 1]
+                moved = operations[operation](st, rid, operation, events)
                 if st.phase != RUN:
-                    st.run_at = RunPoint(k, slot, op)
+                    st.run_at = RunPoint(k, slot, done)
                     return
                 if not moved and tile in CHAINED_STEPS:
                     break
@@ -96,8 +97,8 @@ def _back_up(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
 
 
 def _turn(st: TtbState, rid: int, op: int, events: list[Event]) -> bool:
-    facing = st.rface[rid] = turn(st.rface[rid], TURNS[op])
-    events.append(turn_event(st.names[rid], st.rhex[rid], FACING_NAMES[facing]))
+    facing = st.rface[rid] = _TURNED[op][st.rface[rid]]
+    events.append(turn_event[st.names[rid], st.rhex[rid], FACING_NAMES[facing]])
     return True
 
 
@@ -131,3 +132,6 @@ _OPERATIONS: dict[int, Callable[[TtbState, int, int, list[Event]], bool]] = {
     LONG_RANGE_ZAP: _zap,
     JUMP: _jump,
 }
+#: _TURNED[op][facing]: the facing after a turn operation (hexgrid.turn, tabulated)
+_TURNED = {op: tuple(turn(facing, sides) for facing in range(6)) for op, sides in TURNS.items()}
+_BY_OP = tuple(_OPERATIONS[op] for op in range(max(_OPERATIONS) + 1))  # indexed by operation (run's loop)

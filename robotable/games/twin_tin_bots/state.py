@@ -213,10 +213,10 @@ class TtbState(State):
     def to_act(self) -> list[int]:
         if self.phase == OVER:
             return []
-        return [self.controller[self.active]]
+        return [self.controller[self.order[self.turn]]]  # (self.active, inlined: asked every action)
 
     def legal_actions(self, player: int) -> list[Action]:
-        if self.phase == OVER or player != self.controller[self.active]:
+        if self.phase == OVER or player != self.controller[self.order[self.turn]]:
             return []
         if self.phase == CHANGE:
             return programs.legal_changes(self)
@@ -230,7 +230,7 @@ class TtbState(State):
 
     def is_legal(self, player: int, action: Action) -> bool:
         """Same answer as ``action in legal_actions(player)``, without building the list."""
-        if self.phase == OVER or player != self.controller[self.active]:
+        if self.phase == OVER or player != self.controller[self.order[self.turn]]:
             return False
         entry = DISPATCH.get(type(action))
         return entry is not None and entry[0](self, action)

@@ -26,7 +26,7 @@ def start_turn(st: TtbState, events: list[Event]) -> None:
     st.changes_left = st.first_turn_placements(c) or 1
     st.run_at = START
     st.stuck = stuck_at_turn_start(st.board, st.rhex)
-    events.append(turn_start_event(st.colours[c], st.round))
+    events.append(turn_start_event[st.colours[c], st.round])
 
 
 def end_turn(st: TtbState, events: list[Event]) -> None:

@@ -65,14 +65,14 @@ def zap(st: TtbState, rid: int, reach: int, events: list[Event]) -> None:
     name = st.names[rid]
     hit = zap_scan(st.board, st.thing_at, st.rhex[rid], st.rface[rid], reach)
     if hit is None:
-        events.append(zap_event(name, None, None))
+        events.append(zap_event[name, None, None])
         return
     n, thing = hit
     if thing is None or thing[0] == GROUND:
-        events.append(zap_event(name, n, None))
+        events.append(zap_event[name, n, None])
     elif thing[0] == BLOB_THING:
         st.phase, st.target = BLOB, thing[1]
-        events.append(zap_event(name, n, "blob"))
+        events.append(zap_event[name, n, "blob"])
     elif zap_resisted(
         st.opponents(st.robot_colour(rid), st.robot_colour(thing[1])), st.in_program(thing[1], _ANTI_ZAP)
     ):
