@@ -12,10 +12,10 @@ Q-table serve both seats (the planes are seat-relative); its rewards are zero-su
 
 A table over the full 724 observation values would never see a state twice, so the learner's
 information state is a small abstraction of the seat's own feature planes (:func:`abstract`): in a battle
-the stake (face values of the two revealed container cards), the best RCU card in each hand and the
-cards left; when loading, the activated colour and which of the seat's slots are empty or hold it. The
-trained learner then plays greedily, as the arena agent ``trained``, against ``random`` and
-``heuristic`` in 2-player arena tournaments (every lineup equally often), and the script prints its win
+the stake (face values of the two revealed container cards), the seat's best RCU card and how many cards
+it holds (0, 1, 2, 3 or more); when loading, the activated colour and which of the seat's slots are empty
+or hold it. The trained learner then plays greedily, as the arena agent ``trained``, against ``random``
+and ``heuristic`` in 2-player arena tournaments (every lineup equally often), and the script prints its win
 rates with 95% intervals.
 """
 
@@ -60,8 +60,8 @@ def abstract(observation: np.ndarray) -> str:
     hands = _plane(observation, "hand")
     revealed = _plane(observation, "revealed")  # per card: colour one-hot (4), face value one-hot (4)
     stake = int(sum(np.argmax(c[4:]) for c in revealed if c[4:].any()))
-    best = [int(np.flatnonzero(h).max()) + 1 if h.any() else 0 for h in hands[:2]]
-    return f"battle {stake} {best[0]} {best[1]} {min(int(hands[0].sum()), 3)}"
+    best = int(np.flatnonzero(hands[0]).max()) + 1 if hands[0].any() else 0
+    return f"battle {stake} {best} {min(int(hands[0].sum()), 3)}"
 
 
 def seen_by(time_step: rl_environment.TimeStep, seat: int) -> rl_environment.TimeStep:
@@ -157,7 +157,7 @@ def evaluate(opponent: str, games_played: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=1500)
+    parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--games", type=int, default=200, help="arena games against each opponent")
     parser.add_argument("--lr", type=float, default=0.1, help="the QLearner's step size")
     parser.add_argument("--discount", type=float, default=0.9, help="the QLearner's discount factor")
