@@ -13,18 +13,26 @@ in the browser.
 >>> console.print(render(GAME.start(2, seed=1).view(0)))
 >>> "Round 1" in console.export_text()
 True
->>> describe({"type": "place", "slot": 4, "tile": "dash"})
-'place Dash on robot B, slot 2'
+>>> describe({"type": "place", "slot": 4, "tile": "dash"}, lang="en")
+'place Dash on B2'
+>>> describe({"type": "place", "slot": 4, "tile": "dash"}, lang="ja")
+'ダッシュをB2に置く'
+
+Texts come from the catalogue (namespace ``twin-tin-bots``, the browser's sentences); the language is
+``lang``, else ``ROBOTABLE_LANG``, else the locale's, else English.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from robotable.core.i18n import languages, translate
 
 INITIAL = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "pink": "K"}
 STYLE = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "purple": "purple", "pink": "magenta"}
@@ -76,9 +84,48 @@ def _slot(s: int) -> str:
     return f"{'AB'[s // 3]}{s % 3 + 1}"
 
 
+def language(lang: str | None = None) -> str:
+    """The terminal's language: ``lang``, else ``ROBOTABLE_LANG``, else the locale's, else English."""
+    for wanted in (
+        lang,
+        os.environ.get("ROBOTABLE_LANG"),
+        *(os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG")),
+    ):
+        code = (wanted or "").split(".")[0].split("_")[0].split("-")[0].lower()
+        if code in languages():
+            return code
+    return "en"
+
+
+def _t(key: str, lang: str, **params: Any) -> str:
+    return translate(f"twin-tin-bots:{key}", lang=lang, **params)
+
+
+def _tile(tile: Any, lang: str) -> str:
+    return _t(f"names.tile.{tile}", lang) if isinstance(tile, str) and tile in TILE_LABEL else str(tile)
+
+
+def _robot(name: Any, lang: str) -> str:
+    colour, _, letter = str(name).partition("-")
+    return _t("names.robot", lang, Colour=_t(f"names.Colour.{colour}", lang), letter=letter) if letter else str(name)
+
+
 def _reason(reason: str) -> str:
     """The end reason with its seat counted from 1."""
     return re.sub(r"seat (\d+)", lambda m: f"seat {int(m.group(1)) + 1}", reason)
+
+
+def _reason_text(reason: str, lang: str) -> str:
+    """Why the game ended, in the catalogue's words (the seat counted from 1)."""
+    won = re.match(r"score victory: seat (\d+) has (\d+) points", reason)
+    if won:
+        name = _t("names.seat", lang, n=int(won.group(1)) + 1)
+        return _t("reason.score_victory", lang, name=name, points=int(won.group(2)))
+    if reason.startswith("crystal attrition"):
+        return _t("reason.attrition", lang)
+    if reason.startswith("round limit"):
+        return _t("reason.round_limit", lang)
+    return _reason(reason)
 
 
 def _pretty(tile: str) -> str:
@@ -137,22 +184,27 @@ def _program(program: list[str | None], lo: int) -> Text:
     return Text(" ").join(Text(f"[{TILE_LABEL.get(t, t) if t else ' '}]") for t in program[lo : lo + 3])
 
 
-def render_programs(view: dict[str, Any]) -> Table:
+def render_programs(view: dict[str, Any], lang: str | None = None) -> Table:
     """Every colour's programming board, hand and harvest."""
+    lang = language(lang)
     table = Table(expand=False)
-    for col in ("colour", "seat", "robot A", "robot B", "hand", "in Base", "pts"):
-        table.add_column(col)
+    heads = ("t_colour", "t_seat", "A", "B", "t_hand", "t_in_base", "t_pts")
+    for col in heads:
+        table.add_column(
+            _t(f"terminal.{col}", lang) if col.startswith("t_") else _t("terminal.t_robot", lang, robot=col)
+        )
     robots_per = 1 if view["options"].get("simplified") else 2
     mine = set(view.get("your_colours") or [])
     for c in view["colours"]:
         name = c["colour"]
         hand = ", ".join(f"{TILE_LABEL.get(t, t)}{'x' + str(n) if n > 1 else ''}" for t, n in c.get("hand", {}).items())
         if c.get("hidden_specials"):
-            hand += f", {c['hidden_specials']} hidden special{'s' if c['hidden_specials'] > 1 else ''}"
+            hand += ", " + _t("terminal.t_hidden", lang, count=c["hidden_specials"])
         if c["double_modification_used"]:
-            hand += " (DM used)"
+            hand += " " + _t("terminal.t_dm_used", lang)
         marker = "▶ " if name == view["active"] else ""
-        label = Text(f"{marker}{name}", style=f"bold {STYLE.get(name, '')}" + (" underline" if name in mine else ""))
+        style = f"bold {STYLE.get(name, '')}" + (" underline" if name in mine else "")
+        label = Text(f"{marker}{_t(f'names.Colour.{name}', lang)}", style=style)
         table.add_row(
             label,
             str(c["seat"] + 1) + (f"/t{c['team'] + 1}" if view["options"].get("team_play") else ""),
@@ -165,142 +217,170 @@ def render_programs(view: dict[str, Any]) -> Table:
     return table
 
 
-def _status(view: dict[str, Any]) -> Text:
+def _pending(view: dict[str, Any], lang: str) -> str:
+    pending = view["pending"]
+    if pending["type"] == "zap":
+        return _t("terminal.t_zap", lang, robot=_robot(pending["robot"], lang))
+    if pending["type"] == "blob":
+        return _t("terminal.t_blob", lang, place=place_name(pending["hex"]))
+    places = ", ".join(place_name(h) for h in pending["hexes"])
+    return _t("terminal.t_crystal", lang, crystal=_t(f"names.crystal.{pending['crystal']}", lang), places=places)
+
+
+def _status(view: dict[str, Any], lang: str) -> Text:
     head = Text()
-    head.append(f"Round {view['round']}", style="bold")
-    head.append("  active: ")
-    head.append(view["active"], style=f"bold {STYLE.get(view['active'], '')}")
-    head.append(f"  first: {view['first']}")
+
+    def colour(c: str) -> str:
+        return _t(f"names.Colour.{c}", lang)
+
+    head.append(_t("table.round", lang, n=view["round"]), style="bold")
+    head.append(f"  {_t('terminal.t_active', lang)} ")
+    head.append(colour(view["active"]), style=f"bold {STYLE.get(view['active'], '')}")
+    head.append(f"  {_t('terminal.t_first', lang)} {colour(view['first'])}")
     if view["end_phase"]:
-        head.append(f"  END PHASE, countdown {view['countdown']}", style="bold red")
-    track = view["track"]
-    head.append("  track: ")
-    head.append_text(Text(" ").join(Text("◆", style=CRYSTAL_STYLE[k]) for k in track) or Text("empty", style="dim"))
-    head.append(f"  specials stack: {view['special_stack_count']}")
+        head.append("  " + _t("terminal.t_countdown", lang, n=view["countdown"]), style="bold red")
+    head.append(f"  {_t('table.track', lang)} ")
+    gems = [Text("◆", style=CRYSTAL_STYLE[k]) for k in view["track"]]
+    head.append_text(Text(" ").join(gems) or Text(_t("table.track_empty", lang), style="dim"))
+    head.append("  " + _t("terminal.t_specials", lang, n=view["special_stack_count"]))
     if view["score_victory"] is not None:
-        head.append(f"  score victory at {view['score_victory']}")
-    pending = view.get("pending")
+        head.append("  " + _t("terminal.t_victory", lang, n=view["score_victory"]))
     if view["phase"] == "change" and view.get("changes_left"):
-        head.append(f"\n{view['active']} is programming ({view['changes_left']} change(s) left)")
-    elif pending:
-        head.append("\nwaiting: ", style="bold")
-        if pending["type"] == "zap":
-            head.append(f"{view['running']} zapped {pending['robot']}: choose its order")
-        elif pending["type"] == "blob":
-            head.append(f"{view['running']} zapped the Blob on {place_name(pending['hex'])}: move it or leave it")
-        else:
-            places = ", ".join(place_name(h) for h in pending["hexes"])
-            head.append(f"a {pending['crystal']} crystal enters: choose one of {places}")
+        head.append("\n" + _t("terminal.t_programming", lang, Colour=colour(view["active"]), n=view["changes_left"]))
+    elif view.get("pending"):
+        head.append(f"\n{_t('terminal.t_waiting', lang)} ", style="bold")
+        head.append(_pending(view, lang))
     if "result" in view:
         res = view["result"]
-        scores = ", ".join(f"seat {i + 1}: {p}" for i, p in enumerate(res["scores"]))
-        winners = " and ".join(f"seat {w + 1}" for w in res["winners"])
-        head.append(f"\nGame over ({_reason(res['reason'])}): {scores}; {winners} wins", style="bold")
+        seat = lambda i: _t("names.seat", lang, n=i + 1)  # noqa: E731
+        scores = ", ".join(f"{seat(i)}: {p}" for i, p in enumerate(res["scores"]))
+        winners = [seat(w) for w in res["winners"]]
+        both = _t("terminal.t_and", lang, a=winners[0], b=winners[1]) if len(winners) == 2 else ", ".join(winners)
+        reason = _reason_text(res["reason"], lang)
+        head.append("\n" + _t("terminal.t_over", lang, reason=reason, scores=scores, winners=both), style="bold")
     return head
 
 
-def render(view: dict[str, Any]) -> RenderableType:
+def render(view: dict[str, Any], lang: str | None = None) -> RenderableType:
     """The table as one seat sees it: status line, hex board, programming boards."""
-    return Group(_status(view), render_board(view), render_programs(view))
+    lang = language(lang)
+    return Group(_status(view, lang), render_board(view), render_programs(view, lang))
 
 
-def describe(action: dict[str, Any]) -> str:
+def describe(action: dict[str, Any], lang: str | None = None) -> str:
     """A short human label for an action's JSON form.
 
-    >>> describe({"type": "zap_order", "order": "turn_left"}), describe({"type": "move_blob", "direction": None})
-    ('zapped robot: Turn left', 'leave the Blob')
+    >>> describe({"type": "zap_order", "order": "turn_left"}, lang="en")
+    'zapped robot: Turn Left'
+    >>> describe({"type": "move_blob", "direction": None}, lang="ja")
+    'ブロブを動かさない'
     """
+    lang = language(lang)
     kind = action.get("type")
-
-    def slot(s: int) -> str:
-        return f"robot {'AB'[s // 3]}, slot {s % 3 + 1}"
-
     if kind == "place":
-        return f"place {_pretty(action['tile'])} on {slot(action['slot'])}"
+        return _t("action.place", lang, tile=_tile(action["tile"], lang), slot=_slot(action["slot"]))
     if kind == "swap":
-        return f"swap {slot(action['slot_a'])} and slot {action['slot_b'] % 3 + 1}"
+        return _t("action.swap", lang, a=_slot(action["slot_a"]), b=_slot(action["slot_b"]))
     if kind == "remove":
-        return f"remove the tile on {slot(action['slot'])}"
+        return _t("action.remove", lang, slot=_slot(action["slot"]))
     if kind == "reset":
-        return f"reset robot {'AB'[action['robot']]}"
-    if kind == "pass":
-        return "pass (run the programs)"
-    if kind == "double_modification":
-        return "use Double Modification (two changes)"
+        return _t("action.reset", lang, robot="AB"[action["robot"]])
+    if kind in ("pass", "double_modification"):
+        return _t(f"action.{kind}", lang)
     if kind == "zap_order":
-        return f"zapped robot: {_pretty(action['order'])}"
+        return _t("action.zap_order", lang, tile=_tile(action["order"], lang))
     if kind == "move_blob":
-        return "leave the Blob" if action["direction"] is None else f"move the Blob {str(action['direction']).upper()}"
+        if action["direction"] is None:
+            return _t("action.leave_blob", lang)
+        return _t("action.move_blob", lang, direction=_t(f"names.facing.{str(action['direction']).upper()}", lang))
     if kind == "place_crystal":
-        return f"new crystal on {place_name(action['hex'])}"
+        return _t("action.place_crystal", lang, place=place_name(action["hex"]))
     return str(action)
 
 
-def log(event: dict[str, Any]) -> str:
+def log(event: dict[str, Any], lang: str | None = None) -> str:
     """One line of the game log for an event's JSON form.
 
     >>> _board["radius"] = 4  # the 2-player board (render sets it)
-    >>> log({"type": "move", "robot": "red-A", "hex": [1, 0], "facing": "E", "how": "forward"})
-    'red-A moves forward to E6, facing E'
+    >>> log({"type": "move", "robot": "red-A", "hex": [1, 0], "facing": "E", "how": "forward"}, lang="en")
+    'Red A moves to E6.'
     """
+    lang = language(lang)
     kind = event.get("type")
     d = {k: v for k, v in event.items() if k != "type"}
-    tile = _pretty(d["tile"]) if isinstance(d.get("tile"), str) else None
-    lines = {
-        "turn_start": lambda: f"round {d.get('round')}: {d.get('colour')}'s turn",
-        "place": lambda: (
-            f"{d['colour']} places {tile} on {_slot(d['slot'])}"
-            + (f" (replacing {_pretty(d['replaced'])})" if d.get("replaced") else "")
-        ),
-        "swap": lambda: f"{d['colour']} swaps {_slot(d['slot_a'])} and {_slot(d['slot_b'])}",
-        "remove": lambda: f"{d['colour']} removes {tile} from {_slot(d['slot'])}",
-        "reset": lambda: f"{d['colour']} resets robot {d['robot']}",
-        "pass": lambda: f"{d['colour']} passes",
-        "double_modification": lambda: f"{d['colour']} uses Double Modification",
-        "run": lambda: f"{d['robot']} runs its program",
-        "order": lambda: f"{d['robot']}: {tile}",
-        "move": lambda: (
-            f"{d['robot']} {'is pushed' if d['how'] == 'pushed' else 'moves ' + d['how'].replace('_', ' ')}"
-            f" to {place_name(d['hex'])}, facing {d['facing']}"
-        ),
-        "turn": lambda: f"{d['robot']} turns to face {d['facing']}",
-        "blocked": lambda: f"{d['robot']} cannot move ({d['how'].replace('_', ' ')})",
-        "mud": lambda: f"{d['robot']} skids in the Mud",
-        "crystal_pushed": lambda: f"a {d['crystal']} crystal is pushed to {place_name(d['hex'])}",
-        "blob_moved": lambda: f"a Blob moves to {place_name(d['hex'])}",
-        "blob_left": lambda: f"the Blob on {place_name(d['hex'])} stays",
-        "load": lambda: f"{d['robot']} loads a {d['crystal']} crystal",
-        "steal": lambda: f"{d['robot']} steals a {d['crystal']} crystal from {d['victim']}",
-        "anti_theft": lambda: f"{d['victim']}'s Anti Theft stops {d['robot']}",
-        "unload": lambda: (
-            f"{d['robot']} unloads a {d['crystal']} crystal "
-            + (f"onto {d['onto']}" if d.get("onto") else f"on {place_name(d['hex'])}")
-        ),
-        "ignored": lambda: f"{d['robot']}: {d['order']} ignored ({d['why']})",
-        "deliver": lambda: f"{d['robot']} delivers a {d['crystal']} crystal to the {d['base']} Base",
-        "draw_special": lambda: f"{d['colour']} draws a Special Order",
-        "special_drawn": lambda: f"{d['colour']} drew {tile}",
-        "crystal_choice": lambda: (
-            f"a {d['crystal']} crystal enters: the active player chooses among "
-            + ", ".join(place_name(h) for h in d["hexes"])
-        ),
-        "crystal_enters": lambda: f"a {d['crystal']} crystal enters play on {place_name(d['hex'])}",
-        "end_phase": lambda: "the last crystal is in play: the end phase starts",
-        "zap": lambda: (
-            f"{d['robot']} zaps "
-            + (
-                "but Anti-Zap resists"
-                if d.get("resisted")
-                else (f"and hits {d['hit']}" if d.get("hit") else "(no effect)")
-            )
-        ),
-        "zap_order": lambda: f"{d['robot']} is zapped into {_pretty(d['order'])}",
-        "countdown": lambda: (
-            f"countdown: {d['counters_left']} counter(s) left" + (" - last game turn" if d.get("last_turn") else "")
-        ),
-        "game_over": lambda: f"game over: {_reason(d['result']['reason'])}",
-    }
+    p: dict[str, Any] = {}
+    if d.get("colour"):
+        p["Colour"] = _t(f"names.Colour.{d['colour']}", lang)
+    for key in ("robot", "victim", "onto", "hit"):
+        if d.get(key) and d.get(key) != "blob":
+            p[key] = _robot(d[key], lang)
+    if d.get("crystal"):
+        p["crystal"] = _t(f"names.crystal.{d['crystal']}", lang)
+    if d.get("hex"):
+        p["place"] = place_name(d["hex"])
+    if "slot" in d:
+        p["slot"] = _slot(d["slot"])
+    if "tile" in d or "order" in d:
+        p["tile"] = _tile(d.get("tile") or d.get("order"), lang)
     try:
-        return lines[kind]()  # type: ignore[index]
+        return _log_line(kind, d, p, lang)
     except (KeyError, TypeError, AttributeError):
         return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in d.items())
+
+
+SIMPLE_LOG = (
+    *("place", "remove", "pass", "double_modification", "order", "blocked", "mud", "crystal_pushed", "blob_moved"),
+    *("load", "steal", "anti_theft", "draw_special", "special_drawn", "crystal_enters", "end_phase", "zap_order"),
+    "crystal_choice",
+)
+
+
+def _why(why: str, lang: str) -> str:
+    """Why an order was ignored, from the catalogue when it knows the reason."""
+    key = "names.why." + re.sub(r"\W+", "_", why.lower()).strip("_")
+    text = _t(key, lang)
+    return why if text == key or text.endswith(key) else text
+
+
+def _zap_key(d: dict[str, Any]) -> str:
+    if d.get("resisted"):
+        return "log.zap_resisted"
+    if d.get("hit") == "blob":
+        return "log.zap_blob"
+    return "log.zap_hit" if d.get("hit") else "log.zap"
+
+
+def _countdown(d: dict[str, Any], lang: str) -> str:
+    if d.get("last_turn") and not d["counters_left"]:
+        return _t("log.countdown_last", lang)
+    return _t("log.countdown", lang, count=d["counters_left"])
+
+
+def _log_line(kind: Any, d: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if kind == "place" and d.get("replaced"):
+        return _t("log.place_replaced", lang, replaced=_tile(d["replaced"], lang), **p)
+    if kind in SIMPLE_LOG:
+        return _t(f"log.{kind}", lang, **p)
+    unload = "log.unload_onto" if d.get("onto") else "log.unload_on" if d.get("hex") else "log.unload"
+    lines = {
+        "turn_start": lambda: _t("log.turn_start", lang, round=d["round"], **p),
+        "swap": lambda: _t("log.swap", lang, a=_slot(d["slot_a"]), b=_slot(d["slot_b"]), **p),
+        "reset": lambda: _t("log.reset", lang, **{**p, "robot": d["robot"]}),
+        "run": lambda: f"{p['robot']} ▶",
+        "move": lambda: _t("log.pushed" if d["how"] == "pushed" else "log.move", lang, **p),
+        "turn": lambda: _t("log.turn", lang, facing=_t(f"names.facing.{d['facing']}", lang), **p),
+        "blob_left": lambda: _t("log.blob_moved", lang, **p),
+        "unload": lambda: _t(unload, lang, **p),
+        "ignored": lambda: _t("log.ignored", lang, why=_why(d["why"], lang), **p),
+        "deliver": lambda: _t(
+            "log.deliver",
+            lang,
+            points={"blue": 2, "green": 3, "pink": 4}[d["crystal"]],
+            base=_t(f"names.colour.{d['base']}", lang),
+            **p,
+        ),
+        "zap": lambda: _t(_zap_key(d), lang, **p),
+        "countdown": lambda: _countdown(d, lang),
+        "game_over": lambda: _t("log.game_over", lang, reason=_reason_text(d["result"]["reason"], lang)),
+    }
+    return lines[kind]()

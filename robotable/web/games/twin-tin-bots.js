@@ -128,7 +128,7 @@ function describeEvent(e, names, seat) {
       if (e.onto) return L("unload_onto", { robot, crystal, onto: robotName(e.onto) });
       return e.hex ? L("unload_on", { robot, crystal, place: place(e.hex) }) : L("unload", { robot, crystal });
     case "ignored":
-      return L("ignored", { robot, tile: tileName(e.order), why: e.why });
+      return L("ignored", { robot, tile: tileName(e.order), why: t(`twin-tin-bots:names.why.${String(e.why).toLowerCase().replace(/\W+/g, "_")}`, { defaultValue: e.why }) });
     case "deliver":
       return L("deliver", { robot, crystal, points: CRYSTAL_POINTS[e.crystal], base: t(`twin-tin-bots:names.colour.${e.base}`) });
     case "draw_special":
