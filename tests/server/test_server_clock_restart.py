@@ -30,7 +30,7 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(
     monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.1")
     monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "600")
     server = server_factory(**database_of)
-    made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 4})
+    made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 8})
     table, tokens = made["table"]["id"], made["tokens"]
     play = {"seat": 0, "action": {"type": "play", "value": 6}}
     assert server.api("POST", f"/api/tables/{table}/moves", json=play, headers=bearer(tokens[0])).status_code == 200
@@ -44,11 +44,11 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(
     assert [c["deadline"] for c in after] == [c["deadline"] for c in before]
     assert after[0]["left_ms"] == before[0]["left_ms"]  # a stopped clock keeps what it had
     body = {"difficulty": "random"}
-    if after[1]["left_ms"] > 500:  # the restart took less than the clock had left
+    if after[1]["left_ms"] > 2000:  # the restarts took less than the clock had left (with room for this request)
         early = again.api("POST", f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
         assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
 
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 30
     while not summary(again, table)["clock"]["notes"] and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)  # both processes tick several times more

@@ -253,6 +253,13 @@ def test_profile_leaderboard_my_tables_lobby_filters_and_api_token_pages(page_se
     order = page.locator("#my-tables .table-row").evaluate_all("rows => rows.map(r => r.dataset.table)")
     assert order == [my_move, waiting], order
     assert "your-turn" in (page.locator("#my-tables .table-row").first.get_attribute("class") or "")
+    # Ann's clock ticks where it runs (her move) and stands still where it does not
+    running = page.locator(f"#my-tables .table-row[data-table='{my_move}'] .tag.clock")
+    stopped = page.locator(f"#my-tables .table-row[data-table='{waiting}'] .tag.clock")
+    before = running.inner_text(), stopped.inner_text()
+    page.wait_for_timeout(1300)
+    assert running.inner_text() != before[0], "the clock on My tables does not tick"
+    assert stopped.inner_text().split(" · ")[0] == before[1].split(" · ")[0]  # (its grace, "away", may tick)
 
     # the lobby's filters: mine hides Bob's table, finished shows the finished one, game and open seats
     page.goto(f"{server.url}/")

@@ -2,17 +2,15 @@
 
 import { api, el } from "/static/js/api.js";
 import { gameName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
-import { clockLabel, clockTag, setClock } from "/static/js/turn.js";
+import { clockLabel, clockTag, repaintClocks } from "/static/js/turn.js";
 
 await loadAllNamespaces(); // the games' names
 
 const $ = (id) => document.getElementById(id);
 
 function row(table) {
-  setClock(table); // each row shows its own seat's clock from its own summary
   const seat = table.my_seats[0];
-  const clock = clockTag(seat);
-  clock.removeAttribute("data-clock-seat"); // painted once here; the list refreshes every few seconds
+  const clock = clockTag(seat, table); // each row ticks its own seat's clock, from its own summary
   return el(
     "div",
     { class: `table-row ${table.status}${table.your_turn ? " your-turn" : ""}`, dataset: { table: table.id } },
@@ -54,6 +52,7 @@ async function main() {
   }
   await load();
   setInterval(load, 5000);
+  setInterval(repaintClocks, 1000);
 }
 
 main();

@@ -18,16 +18,15 @@ export function setClock(table) {
   state.receivedAt = performance.now();
 }
 
-function elapsed() {
-  return performance.now() - state.receivedAt;
-}
-
-/** A seat's clock now: {left, running, away} (milliseconds; away: grace left for a disconnected player). */
-export function clockOf(seat) {
-  const c = state.clock && state.clock.seats[seat];
+/** A seat's clock now: {left, running, away} (milliseconds; away: grace left for a disconnected player).
+ * ``source``: {clock, receivedAt} of a tag showing another table's clock (My tables); else this table's. */
+export function clockOf(seat, source = null) {
+  const from = source || state;
+  const c = from.clock && from.clock.seats[seat];
   if (!c) return null;
-  const left = c.running ? c.left_ms - elapsed() : c.left_ms;
-  const away = c.away_ms === null || c.away_ms === undefined ? null : Math.max(0, c.away_ms - elapsed());
+  const elapsed = performance.now() - from.receivedAt;
+  const left = c.running ? c.left_ms - elapsed : c.left_ms;
+  const away = c.away_ms === null || c.away_ms === undefined ? null : Math.max(0, c.away_ms - elapsed);
   return { left, running: c.running, away, canHandOver: c.can_hand_over };
 }
 
@@ -49,15 +48,22 @@ export function formatDuration(ms) {
   return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
 
-/** The clock of a seat, as a tag the ticker keeps up to date. */
-export function clockTag(seat) {
+/** The clock of a seat, as a tag the ticker keeps up to date; ``table``: a summary whose clock the tag
+ * shows (for a list of tables), else the clock of this page's table. */
+export function clockTag(seat, table = null) {
   const node = el("span", { class: "tag clock", dataset: { clockSeat: seat } });
+  if (table) node.ownClock = { clock: table.clock || null, receivedAt: performance.now() };
   paint(node);
   return node;
 }
 
+/** Repaint every clock tag on the page (a page without a table's ticker calls it every second). */
+export function repaintClocks() {
+  for (const node of document.querySelectorAll("[data-clock-seat]")) paint(node);
+}
+
 function paint(node) {
-  const c = clockOf(Number(node.dataset.clockSeat));
+  const c = clockOf(Number(node.dataset.clockSeat), node.ownClock);
   if (!c) {
     node.hidden = true;
     return;
@@ -93,7 +99,7 @@ export function controlLabel() {
 export function startTicker(onChange) {
   state.onChange = onChange;
   setInterval(() => {
-    for (const node of document.querySelectorAll("[data-clock-seat]")) paint(node);
+    repaintClocks();
     if (!state.clock) return;
     const due = state.clock.seats.map((c) => (clockOf(c.seat).left <= 0 || clockOf(c.seat).away === 0 ? "1" : "0")).join("");
     if (due !== state.lastDue) {
