@@ -112,6 +112,8 @@ def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, b
     assert page.locator(".colour-panel.mine button.tile[data-legal=tile]").count() >= 1
     assert page.locator(".arena .row-label").count() == 2 * 4 + 1  # rows A to I on the 2-player board
     assert page.locator(".tile .tile-icon").count() >= 1 and "🔒" not in page.inner_text(".ttb")
+    page.select_option("#ttb-speed", "2")  # the animation speed (kept in this browser, also for replays)
+    assert page.evaluate("localStorage.getItem('ttb-speed')") == "2"
 
     # choosing a tile marks it in one's own hand only
     tile = page.locator(".colour-panel.mine [data-legal=tile]").first.get_attribute("data-tile")
@@ -147,6 +149,8 @@ def test_a_game_to_its_end_by_keyboard_without_horizontal_overflow(ttb_server, b
     if language == "ja":
         assert " places " not in page.inner_text("#log") and "moves to" not in page.inner_text("#log")
     page.screenshot(path=str(ARTIFACTS / f"ttb-end-screen-{tag}.png"))
+
+    assert overflow(page) <= 0
     assert not errors, errors
 
 

@@ -767,12 +767,23 @@ function draw(root, ctx) {
       { class: `ttb${programming ? " programming" : ""}`, dataset: { phase: view.phase, players: view.num_players } },
       trackBar(view),
       el("p", { class: "explain small", id: "ttb-explain", "aria-live": "polite" }, ui.explain ?? t("twin-tin-bots:table.hint")),
-      el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view)), el("div", { class: "ttb-side" }, side)),
+      el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view), speedControl()), el("div", { class: "ttb-side" }, side)),
     ),
   );
   const want = ui.focus;
   ui.focus = null;
   if (!ctx.replay && ui.inBoard && (inRoot || !active || active === document.body)) focusAfter(root, want, previous);
+}
+
+/** The animation speed (live and in replays), kept in this browser. */
+function speedControl() {
+  ui.speed = Number(localStorage.getItem("ttb-speed")) || ui.speed || 1;
+  const select = el(
+    "select",
+    { id: "ttb-speed", class: "small", "aria-label": t("twin-tin-bots:table.speed"), onchange: (ev) => { ui.speed = Number(ev.target.value); localStorage.setItem("ttb-speed", String(ui.speed)); } },
+    [0.5, 1, 2, 4].map((v) => el("option", { value: v, selected: v === ui.speed }, `${v}×`)),
+  );
+  return el("label", { class: "small muted speed-control" }, `${t("twin-tin-bots:table.speed")} `, select);
 }
 
 function legend(view) {
