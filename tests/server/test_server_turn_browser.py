@@ -142,11 +142,13 @@ def test_grace_countdown_hand_over_take_back_and_the_result_records_it(grace_ser
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
     bob.goto(f"{server.url}/table/{table}?seat=1")
     bob.wait_for_selector("[data-legal]")
-    # Bob has not allowed notifications: the page asks on his click (the browser's answer: allowed)
-    assert bob.evaluate("() => Notification.permission") != "granted"
+    # Bob has not allowed notifications: the page offers to ask; once allowed, it says they are on
+    assert bob.evaluate("() => Notification.permission") == "default"
+    assert bob.locator("#notify-button").is_visible()
     bob_ctx.grant_permissions(["notifications"], origin=server.url)
-    bob.click("#notify-button")
-    bob.wait_for_selector("#notify-button", state="hidden")
+    bob.reload()
+    bob.wait_for_selector("[data-legal]")
+    assert not bob.locator("#notify-button").is_visible()
     assert "notifications on" in bob.inner_text(".turn-controls")
 
     # Ann's page opens hidden (another tab in front) on her move: a notification says so
