@@ -82,6 +82,8 @@ class Game(ABC):
     #: For research: the game's hidden piles drawn from the top (``piles(state) -> {name: list}``, the top
     #: at the end; ``outcomes``: names of what can be drawn; ``outcome(pile, item) -> int``), so adapters can
     #: expose draws as chance nodes; or ``None``. Arranging a pile's hidden order changes nothing a seat sees.
+    #: Optional ``replace(state, piles)`` puts lists with the same items (ones that watch their draws) in
+    #: place of the state's piles, so the adapter decides draws in the order they happen.
     chance_draws: ClassVar[Any] = None
 
     def __init__(self) -> None:

@@ -197,12 +197,18 @@ class _Run:
         self.expect(bool(waiting), "to_act() is empty but the game is not over")
         self.expect(len(set(waiting)) == len(waiting), f"to_act() repeats a seat: {waiting}")
         self.expect(all(s in range(self.n) for s in waiting), f"to_act() names an unknown seat: {waiting}")
+        optional = state.optional_actors()
+        self.expect(isinstance(optional, list), f"optional_actors() must be a list, got {optional!r}")
+        self.expect(not set(optional) & set(waiting), f"optional_actors() {optional} names seats to act {waiting}")
+        self.expect(all(s in range(self.n) for s in optional), f"optional_actors() names an unknown seat: {optional}")
         legal: dict[int, list[Action]] = {}
         for seat in range(self.n):
             actions = state.legal_actions(seat)
             legal[seat] = actions
             if seat in waiting:
                 self.expect(bool(actions), f"seat {seat} is to act but has no legal action")
+            elif seat not in optional:
+                self.expect(not actions, f"seat {seat} is neither to act nor optional but has legal actions")
             self.expect(state.legal_actions(seat) == actions, f"legal_actions({seat}) is not stable")
             self.expect(len(set(actions)) == len(actions), f"legal_actions({seat}) repeats an action")
             for a in actions:
@@ -210,7 +216,26 @@ class _Run:
         if self.step < self.dense_steps or self.step % self.every == 0:
             for seat in waiting:
                 self.check_actions(state, seat, legal[seat])
+            for seat in optional:
+                self.check_actions(state, seat, legal[seat])
+                self.check_optional_move(state, seat, legal[seat])
         return legal
+
+    def check_optional_move(self, state: State, seat: int, actions: list[Action]) -> None:
+        """A seat the game does not wait for may still play what it lists (on a clone: the game goes on
+        without it), and the state after it round trips through JSON."""
+        if not actions:
+            return
+        before = canonical(state.to_json())
+        other = state.clone()
+        other.apply(seat, actions[self.rng.randrange(len(actions))])
+        after = canonical(other.to_json())
+        self.expect(
+            canonical(self.game.state_from_json(json.loads(after)).to_json()) == after, "JSON after an optional move"
+        )
+        self.expect(
+            canonical(state.to_json()) == before, f"an optional move of seat {seat} on a clone changed the state"
+        )
 
     def check_actions(self, state: State, seat: int, actions: list[Action]) -> None:
         encoded = self.game.has_action_encoding()

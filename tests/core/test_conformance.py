@@ -153,3 +153,16 @@ def test_a_game_that_never_ends_fails(monkeypatch):
     broken(monkeypatch, "tf22-reload", "is_over", lambda self: False)
     with pytest.raises(ConformanceError):
         check_game("tf22-reload", 2, seeds=[0], dense_steps=1, cap=500)
+
+
+def test_a_seat_listed_as_optional_that_is_also_to_act_fails(monkeypatch):
+    broken(monkeypatch, "tf22-reload", "optional_actors", lambda self: list(self.to_act()))
+    with pytest.raises(ConformanceError, match="optional_actors"):
+        check_game("tf22-reload", 2, seeds=[0], dense_steps=3)
+
+
+def test_legal_actions_for_a_seat_neither_to_act_nor_optional_fails(monkeypatch):
+    game = registry.load("robots-on-the-line")  # its legal offers for seats not to act now break the contract
+    broken(monkeypatch, "robots-on-the-line", "optional_actors", lambda self: [])
+    with pytest.raises(ConformanceError, match="neither to act nor optional"):
+        check_game(game, 2, seeds=[0], dense_steps=3)
