@@ -41,6 +41,7 @@ const ui = {
   ctx: null,
   root: null,
   tableKey: null,
+  choiceBasis: null, // what the half-made choice (switchPick, pending) was made on: see choiceBasis()
 };
 
 const GRID = { minX: -5, maxX: 5, minY: -4, maxY: 4 };
@@ -99,10 +100,15 @@ async function render(root, ctx) {
   const moved = ui.ctx && ui.ctx.moves !== ctx.moves;
   ui.ctx = ctx;
   ui.root = root;
-  if (moved) {
+  // another player's move (bots offer and trade at any time) keeps a half-made choice (a switch picked, a
+  // Confirm waiting) while what it was chosen on is unchanged; a change to it forgets the choice
+  const basis = choiceBasis(ctx);
+  if (moved && basis !== ui.choiceBasis) {
     ui.pending = null;
     ui.switchPick = null;
   }
+  ui.choiceBasis = basis;
+  if (ui.switchPick && !legalOf(ctx, "flip_switches").some((a) => same(a.on, ui.switchPick) || same(a.off, ui.switchPick))) ui.switchPick = null;
   // a listed action waits only while it is still legal (a sale's layout is free-form: the server checks it)
   if (ui.pending && ui.pending.action.type !== "sell_robot" && !ctx.legal.some((a) => same(a, ui.pending.action))) ui.pending = null;
   const v = ctx.view;
@@ -124,13 +130,38 @@ async function render(root, ctx) {
     offersPanel(ctx),
     playersPanel(ctx),
   );
+  const hadFocus = document.activeElement && root.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+  const shown = patchBoard(root, board);
+  restoreFocus(shown, hadFocus);
+  animate(shown, ctx);
+  if (me && ui.benchOpen && !ctx.replay) scheduleEvaluate();
+}
+
+/** What a half-made choice depends on: the view without the offers, who may answer them and the other players. */
+function choiceBasis(ctx) {
+  const { offers, to_act, players, ...rest } = ctx.view;
+  const me = ctx.seat === null || ctx.seat === undefined ? null : { ...players[ctx.seat], score: undefined };
+  return JSON.stringify([rest, me, ctx.seat]);
+}
+
+/** Show ``board`` in ``root``, keeping every panel that is drawn exactly as before (a button under the
+ * pointer or with the focus is not replaced because a bot's offer changed another panel). Answers the
+ * board shown. */
+function patchBoard(root, board) {
+  const old = root.firstElementChild;
+  if (old && root.childElementCount === 1 && old.classList.contains("rotl") && old.childElementCount === board.childElementCount) {
+    const kept = [...old.children];
+    [...board.children].forEach((node, i) => {
+      if (!kept[i].isEqualNode(node)) kept[i].replaceWith(node);
+    });
+    old.className = board.className;
+    old.lang = board.lang;
+    return old;
+  }
   board.addEventListener("click", explainClick, true);
   board.addEventListener("keydown", boardKeys);
-  const hadFocus = document.activeElement && root.contains(document.activeElement) ? focusKey(document.activeElement) : null;
   root.replaceChildren(board);
-  restoreFocus(board, hadFocus);
-  animate(board, ctx);
-  if (me && ui.benchOpen && !ctx.replay) scheduleEvaluate();
+  return board;
 }
 
 /** A selector that finds the same control after a redraw (keyboard users keep their place). */
@@ -150,7 +181,7 @@ function focusKey(node) {
 function restoreFocus(board, hadFocus) {
   const wanted = ui.focusAfter || hadFocus;
   ui.focusAfter = null;
-  if (!wanted) return;
+  if (!wanted || (wanted === hadFocus && board.contains(document.activeElement))) return; // (the focused control was kept)
   const node = board.querySelector(wanted);
   if (node) node.focus({ preventScroll: false });
 }
