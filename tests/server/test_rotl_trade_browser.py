@@ -29,6 +29,13 @@ def act(page, selector: str) -> None:
     """Click something that plays a move, and wait until the table has moved."""
     before = moves(page)
     page.locator(selector).first.click()
+    # a costly move waits for Confirm (issue 17): press it when the table asks
+    page.wait_for_function(
+        f"() => Number(document.body.dataset.moves) > {before} || !!document.getElementById('confirm-move')",
+        timeout=15_000,
+    )
+    if page.locator("#confirm-move").count():
+        page.click("#confirm-move")
     page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
 
 

@@ -11,6 +11,7 @@ change, and ends the turn: the fourth robot ends the game. Screenshots of the ta
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -44,11 +45,25 @@ def moves(page) -> int:
     return int(page.evaluate("document.body.dataset.moves"))
 
 
-def act(page, selector: str) -> None:
-    """Click something that plays a move, and wait until the table has moved."""
+def act(page, selector: str, until: str | None = None) -> None:
+    """Click something that plays a move, and wait until the table has moved and, if given, until the JS
+    condition ``until`` shows the move's result (bots trade at any time, so the table moving may be theirs)."""
     before = moves(page)
     page.locator(selector).first.click()
+    # a costly move waits for Confirm (issue 17): press it when the table asks
+    page.wait_for_function(
+        f"() => Number(document.body.dataset.moves) > {before} || !!document.getElementById('confirm-move')",
+        timeout=15_000,
+    )
+    if page.locator("#confirm-move").count():
+        page.click("#confirm-move")
     page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    if until:
+        page.wait_for_function(f"() => {until}", timeout=15_000)
+
+
+def turn_text(page) -> str:
+    return page.locator(".rotl-turn").inner_text()
 
 
 def my_turn(page) -> None:
@@ -115,7 +130,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
 
     # take a part from the line (a magnet unit is one click), then flip two switches for $1
     hand_before = page.locator("[data-hand]").count()
-    act(page, "[data-take]")
+    act(page, "[data-take]", until=f"document.querySelectorAll('[data-hand]').length > {hand_before}")
     assert page.locator("[data-hand]").count() > hand_before
     money0 = int(page.locator("[data-player='0'] .player-money").get_attribute("data-money"))
     first = page.locator(".rotl-switch:not([disabled])").first
@@ -127,7 +142,8 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
         f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money0 - 1}'",
         timeout=10_000,
     )
-    act(page, "#end-turn")
+    turn = turn_text(page)
+    act(page, "#end-turn", until=f"document.querySelector('.rotl-turn').innerText !== {json.dumps(turn)}")
 
     # next turn: pay $1 to go through a junk pile, and take the top torso
     my_turn(page)
@@ -145,19 +161,19 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
 
     # trade the part just found for the top of a junk pile (click "Trade", then the part)
     page.locator("[data-trade-pile]").first.click()
-    act(page, f"[data-hand='{searched}'].legal")
+    act(page, f"[data-hand='{searched}'].legal", until=f"!document.querySelector(\"[data-hand='{searched}']\")")
     assert searched not in hand_parts(page) and len(hand_parts(page)) == len(hand_before) + 1
-    act(page, "#take-torso")
+    act(page, "#take-torso", until="!!document.querySelector('.hand-torso .tile-svg')")
     assert page.locator(".hand-torso .tile-svg").count() == 1
 
     # sell a part the robot does not need to the Bargain Hunter, and offer another to a bot for $1
     needed = {item[0] for item in sale["layout"]}
     spare = [p for p in position["hands"][0] if p not in needed]
     page.click(f"[data-hand='{spare[0]}']")
-    act(page, f"[data-sell-part='{spare[0]}']")
+    act(page, f"[data-sell-part='{spare[0]}']", until=f"!document.querySelector(\"[data-hand='{spare[0]}']\")")
     assert page.locator(f"[data-hand='{spare[0]}']").count() == 0
     page.click("[data-offer-to='1']")
-    page.locator(".offer-side").first.locator(f"[title^='{spare[1]}:']").click()
+    page.locator(".offer-side").first.locator(f"[data-pick='{spare[1]}']").click()
     page.locator(".offer-side").nth(1).locator(".money-input").fill("1")
     act(page, "#send-offer")
     # the bot answers at once, while the turn stays seat 0's; bots may trade among themselves meanwhile
@@ -210,7 +226,9 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
 
     # sell it: the money goes up by the value shown, the robot is listed with the player
     money_before = int(page.locator("[data-player='0'] .player-money").get_attribute("data-money"))
-    act(page, f"[data-bench-buyer='{buyer}'] [data-sell]")
+    act(
+        page, f"[data-bench-buyer='{buyer}'] [data-sell]", until="!!document.querySelector(\"[data-player='0'] .sold\")"
+    )
     money_after = int(page.locator("[data-player='0'] .player-money").get_attribute("data-money"))
     assert money_after == money_before + value
     assert page.locator("[data-player='0'] .sold").count() == 1
