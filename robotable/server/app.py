@@ -353,7 +353,7 @@ def add_seat_api(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/undo", tags=["play"], responses=ERRORS)
     async def post_undo(request: Request, table_id: str, body: SeatRef, account: OptionalAccount) -> dict[str, Any]:
-        """Undo your last move (games against bots; see the undo policy in docs/server.md)."""
+        """Undo your last move (see the undo policy in docs/server.md)."""
         return await manager_of(request).undo(table_id, body.seat, account)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/claim", tags=["seats"], responses=ERRORS)

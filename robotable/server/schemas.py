@@ -185,7 +185,7 @@ class WsMove(Strict):
 
 
 class WsUndo(Strict):
-    """Undo the connection's seat's last move (games against bots only)."""
+    """Undo the connection's seat's last move (the undo policy in docs/server.md)."""
 
     type: Literal["undo"]
     ref: str | int | None = None

@@ -203,13 +203,22 @@ def test_undo_never_past_a_reveal(make_client, create_table) -> None:
     assert state(client, table, 0, token)["can_undo"] is False
 
 
-def test_undo_is_for_games_against_bots_only(client: TestClient, create_table) -> None:
+def test_at_a_table_of_people_undo_takes_back_ones_own_move_until_another_person_moves(
+    client: TestClient, create_table
+) -> None:
     made = create_table(client, [HUMAN, HUMAN])
     table, tokens = made["table"]["id"], made["tokens"]
     move(client, table, 0, tokens[0], {"type": "play", "value": 4})
+    other = client.post(f"/api/tables/{table}/undo", json={"seat": 1}, headers=bearer(tokens[1]))
+    assert other.status_code == 409 and "another player" in other.json()["detail"]  # not seat 1's move
     res = client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(tokens[0]))
-    assert res.status_code == 409 and "games against bots" in res.json()["detail"]
-    assert state(client, table)["moves"] == 1
+    assert res.status_code == 200 and res.json()["moves"] == 0, res.text
+    assert state(client, table)["moves"] == 0
+    move(client, table, 0, tokens[0], {"type": "play", "value": 5})
+    move(client, table, 1, tokens[1], {"type": "play", "value": 3})  # the other person's choice reveals both
+    late = client.post(f"/api/tables/{table}/undo", json={"seat": 0}, headers=bearer(tokens[0]))
+    assert late.status_code == 409 and "cannot undo" in late.json()["detail"]
+    assert state(client, table)["moves"] == 2
 
 
 def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table) -> None:

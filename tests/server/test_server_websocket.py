@@ -120,7 +120,7 @@ def test_refused_websocket_moves_change_nothing(two_seats, server_factory) -> No
     refused(a, [1, 2, 3], "bad message")
     refused(a, b"\x00binary", "not binary")
     refused(spectator, {"type": "move", "action": {"type": "load", "slot": 0}}, "spectators cannot play")
-    refused(a, {"type": "undo"}, "games against bots")
+    refused(a, {"type": "undo"}, "cannot undo past another player's move")  # b's move came after a's
 
     # seat 1's player, a stranger, a signed-out client, a bad token and another site's page cannot play seat 0
     for token, status, words in (

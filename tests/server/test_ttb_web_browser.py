@@ -175,7 +175,7 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
     page.click(".arena [data-legal=blob-arrow][data-direction=w]")
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
-    page.wait_for_function("() => document.getElementById('log').innerText.includes('A Blob moves to [-1, -1]')")
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('A Blob moves to D3')")
     assert page.locator(".arena .blob[data-blob='-1,-1']").count() == 1
 
     made = create(ttb_server, [HUMAN, BOT], position=CRYSTAL, creator=me)
@@ -190,7 +190,7 @@ def test_move_a_zapped_blob_and_place_a_new_crystal(ttb_server, browser) -> None
     page.click(".arena .target-ring[data-target='1,0']")
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
-    page.wait_for_function("() => document.getElementById('log').innerText.includes('crystal enters play on [1, 0]')")
+    page.wait_for_function("() => document.getElementById('log').innerText.includes('crystal enters play on E6')")
     assert page.locator(".arena .crystal.green[data-hex='1,0']").count() == 1
     assert not errors, errors
 
