@@ -27,7 +27,16 @@ class IllegalAction(RobotableError):
 
 
 class NotYourTurn(IllegalAction):
-    """The seat is not one the game is waiting for."""
+    """The seat is not one the game is waiting for: ``player`` (an index) and the ``waiting`` indexes.
+
+    >>> str(NotYourTurn("seat 1 is not to act (waiting for seats [0])", player=1, waiting=[0]))
+    'seat 1 is not to act (waiting for seats [0])'
+    """
+
+    def __init__(self, message: str, player: int | None = None, waiting: list[int] | None = None) -> None:
+        super().__init__(message)
+        self.player = player
+        self.waiting = list(waiting or [])
 
 
 class GameOver(IllegalAction):

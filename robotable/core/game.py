@@ -300,7 +300,7 @@ class State(ABC):
             if self.is_over():  # nobody is to act once the game is over
                 raise GameOver("the game is over")
             if player not in self.optional_actors():
-                raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})")
+                raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})", player, waiting)
         if not self.is_legal(player, action):
             raise IllegalAction(self.why_illegal(player, action))
 

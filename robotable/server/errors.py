@@ -64,7 +64,11 @@ class Conflict(ApiError):
 def from_game_error(exc: RobotableError) -> ApiError:
     """Map an engine error to the answer: malformed input is 400, a refused move 409."""
     if isinstance(exc, NotYourTurn):
-        return Conflict(str(exc), code="app:errors.not_your_turn", params={"detail": str(exc)})
+        detail = str(exc)
+        if exc.player is not None:  # people read seats from 1 (the engine speaks of indexes)
+            waiting = ", ".join(str(s + 1) for s in exc.waiting)
+            detail = f"seat {exc.player + 1} is not to act (waiting for seat {waiting})"
+        return Conflict(detail, code="app:errors.not_your_turn", params={"detail": detail})
     if isinstance(exc, GameOver):
         return Conflict(str(exc), code="app:errors.game_over")
     if isinstance(exc, IllegalAction):

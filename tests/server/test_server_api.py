@@ -144,7 +144,11 @@ def test_refused_moves_change_nothing(client: TestClient, create_table) -> None:
             "token",
         ),
         (move(client, table, 5, tokens[0], legal_load), 404, "seats 1 to 2"),
-        (move(client, table, 1, tokens[1], {"type": "play", "value": 3}), 409, "not to act"),
+        (
+            move(client, table, 1, tokens[1], {"type": "play", "value": 3}),
+            409,
+            "seat 2 is not to act (waiting for seat 1)",
+        ),
         (move(client, table, 0, tokens[0], {"type": "play", "value": 3}), 409, "must decide where the container goes"),
         (move(client, table, 0, tokens[0], {"type": "load", "slot": 9}), 409, "loading rules"),
         (move(client, table, 0, tokens[0], {"type": "load"}), 400, "missing field 'slot'"),
