@@ -20,6 +20,7 @@ only (the terminal and the engines' tests use it without the server).
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -181,4 +182,22 @@ def best_language(accept_language: str | None) -> str:
     for _, _, tag in sorted(ranked):
         if tag in have:
             return tag
+    return DEFAULT
+
+
+def environment_language(lang: str | None = None) -> str:
+    """A program's language (the terminal's): ``lang``, else ``ROBOTABLE_LANG``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English; each read as its language code.
+
+    >>> environment_language("ja_JP.UTF-8")
+    'ja'
+    """
+    for wanted in (
+        lang,
+        os.environ.get("ROBOTABLE_LANG"),
+        *(os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG")),
+    ):
+        code = (wanted or "").split(".")[0].split("_")[0].split("-")[0].lower()
+        if code in languages():
+            return code
     return DEFAULT

@@ -20,14 +20,14 @@ True
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from robotable.core.i18n import languages, translate
+from robotable.core.i18n import environment_language as language
+from robotable.core.i18n import translate
 from robotable.games.robots_on_the_line.components import PART_IDS, PARTS, TORSO_IDS, TORSOS
 
 KIND_STYLE = {
@@ -41,19 +41,6 @@ KIND_STYLE = {
     "battery": "bold blue",
     "magnet": "bold red",
 }
-
-
-def language(lang: str | None = None) -> str:
-    """The terminal's language: ``lang``, else ``ROBOTABLE_LANG``, else the locale's, else English."""
-    for wanted in (
-        lang,
-        os.environ.get("ROBOTABLE_LANG"),
-        *(os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG")),
-    ):
-        code = (wanted or "").split(".")[0].split("_")[0].split("-")[0].lower()
-        if code in languages():
-            return code
-    return "en"
 
 
 def _t(key: str, lang: str, **params: Any) -> str:

@@ -11,30 +11,17 @@ The language is ``lang``, else ``ROBOTABLE_LANG``, else the locale's (``LC_ALL``
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from robotable.core.i18n import languages, translate
+from robotable.core.i18n import environment_language as language
+from robotable.core.i18n import translate
 
 STYLE = {"yellow": "bold yellow", "red": "bold red", "blue": "bold blue", "green": "bold green"}
 R_LETTER = {"r_take_back": "a", "r_discard": "b", "r_reload": "c", "r_buy": "d"}
-
-
-def language(lang: str | None = None) -> str:
-    """The terminal's language: ``lang``, else ``ROBOTABLE_LANG``, else the locale's, else English."""
-    for wanted in (
-        lang,
-        os.environ.get("ROBOTABLE_LANG"),
-        *(os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG")),
-    ):
-        code = (wanted or "").split(".")[0].split("_")[0].split("-")[0].lower()
-        if code in languages():
-            return code
-    return "en"
 
 
 def _t(key: str, lang: str, **params: Any) -> str:

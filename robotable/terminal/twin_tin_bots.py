@@ -24,7 +24,6 @@ Texts come from the catalogue (namespace ``twin-tin-bots``, the browser's senten
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -32,7 +31,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from robotable.core.i18n import languages, translate
+from robotable.core.i18n import environment_language as language
+from robotable.core.i18n import translate
 
 INITIAL = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "pink": "K"}
 STYLE = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "purple": "purple", "pink": "magenta"}
@@ -82,19 +82,6 @@ def place_name(hex_: Any, radius: int | None = None) -> str:
 
 def _slot(s: int) -> str:
     return f"{'AB'[s // 3]}{s % 3 + 1}"
-
-
-def language(lang: str | None = None) -> str:
-    """The terminal's language: ``lang``, else ``ROBOTABLE_LANG``, else the locale's, else English."""
-    for wanted in (
-        lang,
-        os.environ.get("ROBOTABLE_LANG"),
-        *(os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG")),
-    ):
-        code = (wanted or "").split(".")[0].split("_")[0].split("-")[0].lower()
-        if code in languages():
-            return code
-    return "en"
 
 
 def _t(key: str, lang: str, **params: Any) -> str:

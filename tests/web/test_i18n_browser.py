@@ -11,30 +11,13 @@ Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import pytest
-
-SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-WEB_TESTS = Path(__file__).resolve().parent
-if str(WEB_TESTS) not in sys.path:
-    sys.path.insert(0, str(WEB_TESTS))
-_spec = importlib.util.spec_from_file_location("rotl_table_server_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "server_factory"):
-    _spec.loader.exec_module(_fixtures)
-server_factory = _fixtures.server_factory  # real server processes
-many_accounts = _fixtures.many_accounts  # (autouse: many guest accounts from one address)
-
-from axe import assert_no_contrast_violations  # noqa: E402
-from people import new_table  # noqa: E402
-from test_server_browser import ARTIFACTS, signed_in_page, watch_errors  # noqa: E402
-from test_server_browser import browser as chromium  # noqa: E402
+from axe import assert_no_contrast_violations
+from people import new_table
+from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
+from test_server_browser import browser as chromium
 
 browser = chromium  # the fixture (Debian's chromium)
 

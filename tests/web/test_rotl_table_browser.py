@@ -13,28 +13,14 @@ the focused control shows a focus ring, the texts come from the right catalogue 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-_spec = importlib.util.spec_from_file_location("rotl_table_server_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "server_factory"):
-    _spec.loader.exec_module(_fixtures)
-server_factory = _fixtures.server_factory  # real server processes
-many_accounts = _fixtures.many_accounts  # (autouse: many guest accounts from one address)
-
-from axe import axe_violations, describe  # noqa: E402
-from people import new_table  # noqa: E402
-from rotl_positions import sellable_position  # noqa: E402
-from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: E402, F401
+from axe import axe_violations, describe
+from people import new_table
+from rotl_positions import sellable_position
+from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
 
 GAME = "robots-on-the-line"
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -133,7 +119,7 @@ def place_by_keyboard(page, part: str, x: int, y: int, rot: int) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("size", ["laptop", "phone"])
-def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: str) -> None:  # noqa: F811
+def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     shot = lambda name: page.screenshot(path=str(ARTIFACTS / f"rotl17-{size}-{lang}-{name}.png"), full_page=True)  # noqa: E731
     position, sale = quiet_sellable_position()
@@ -249,7 +235,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browser, lang: str) -> None:  # noqa: F811
+def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browser, lang: str) -> None:
     """On a touch phone: "Explain" then a tap on a line space, a requirement, a switch explains it (and plays
     nothing); the help panel opens by touch; the rules page is in the page's language and fits."""
     position, _sale = quiet_sellable_position()
@@ -293,7 +279,7 @@ def test_tap_to_explain_help_panel_and_rules_page_on_a_phone(rotl_server, browse
     assert not errors, errors
 
 
-def test_a_replay_draws_and_animates_the_lines(rotl_server, browser) -> None:  # noqa: F811
+def test_a_replay_draws_and_animates_the_lines(rotl_server, browser) -> None:
     """A game between two bots, replayed step by step: parts named, the lines slide as they move."""
     errors: list[str] = []
     page, me = signed_in_page(browser, rotl_server, viewport=SIZES["phone"])

@@ -12,27 +12,13 @@ anyone's unseen parts).
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from people import bearer, new_table
 
-SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-_spec = importlib.util.spec_from_file_location("rotl_table_server_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "make_client"):
-    _spec.loader.exec_module(_fixtures)
-make_client = _fixtures.make_client  # the in-process server fixture
-many_accounts = _fixtures.many_accounts  # (autouse: many guest accounts from one address)
-
-from people import bearer, new_table  # noqa: E402
-
-from robotable.games.robots_on_the_line import GAME  # noqa: E402
+from robotable.games.robots_on_the_line import GAME
 
 HUMAN = {"kind": "human", "name": "Ada"}
 BOT = {"kind": "bot", "difficulty": "random"}

@@ -4,27 +4,10 @@ and Japanese, nor on their end screens' boards."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-WEB_TESTS = Path(__file__).resolve().parent
-SERVER_TESTS = WEB_TESTS.parent / "server"
-for folder in (SERVER_TESTS, WEB_TESTS):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-_spec = importlib.util.spec_from_file_location("tf22_contrast_server_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "server_factory"):
-    _spec.loader.exec_module(_fixtures)
-server_factory = _fixtures.server_factory  # a real server process on SQLite
-many_accounts = _fixtures.many_accounts  # (autouse)
-
-from axe import axe_violations, describe  # noqa: E402
-from people import new_table  # noqa: E402
-from test_server_browser import browser, signed_in_page  # noqa: E402, F401
+from axe import axe_violations, describe
+from people import new_table
+from test_server_browser import signed_in_page
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
@@ -34,7 +17,7 @@ READY = {"tf22-reload": ".rcu-card[data-legal]", "twin-tin-bots": ".change-panel
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("game", ["tf22-reload", "twin-tin-bots"])
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["laptop", "phone"])
-def test_no_contrast_violation_on_the_table(server_factory, browser, game, size, language) -> None:  # noqa: F811
+def test_no_contrast_violation_on_the_table(server_factory, browser, game, size, language) -> None:
     server = server_factory(bot_delay=0.0)
     page, me = signed_in_page(browser, server, viewport={"width": size[0], "height": size[1]})
     page.context.add_cookies([{"name": "lang", "value": language, "url": server.url}])

@@ -7,24 +7,9 @@ shows the Total column. Tap-to-explain, the help panel and the rules page; scree
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-_spec = importlib.util.spec_from_file_location("tf22_table_server_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "server_factory"):
-    _spec.loader.exec_module(_fixtures)
-server_factory = _fixtures.server_factory  # a real server process on SQLite
-many_accounts = _fixtures.many_accounts  # (autouse)
-
-from people import new_table  # noqa: E402
-from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: E402, F401
+from people import new_table
+from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}

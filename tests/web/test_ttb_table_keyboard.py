@@ -9,26 +9,12 @@ Screenshots in test-artifacts/.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import pytest
-
-SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
-if str(SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(SERVER_TESTS))
-_spec = importlib.util.spec_from_file_location("ttb_table_browser_fixtures", SERVER_TESTS / "conftest.py")
-_fixtures = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-if not hasattr(_fixtures, "server_factory"):
-    _spec.loader.exec_module(_fixtures)
-server_factory = _fixtures.server_factory  # a real server process on SQLite
-many_accounts = _fixtures.many_accounts  # (autouse)
-
-from people import new_table  # noqa: E402
-from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: E402, F401
-from ttb_positions import ENDGAME  # noqa: E402
+from people import new_table
+from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401
+from ttb_positions import ENDGAME
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
