@@ -217,9 +217,13 @@ class TableCache:
             if self.connected_elsewhere(news.table) != before and news.table in manager.live:
                 self._debounce_summary(news.table)
             return
-        if not manager.hub.tables.get(news.table):
-            return  # no sockets here: a copy in memory is checked by version when it is next used
         live = manager.live.get(news.table)
+        if not manager.hub.tables.get(news.table):
+            # no sockets here: a copy in memory is checked by version when it is next used, but clocks
+            # and notes are kept beside the table (no version): read them again now, off the loop
+            if live is not None and news.kind == "table" and news.version == live.row.version:
+                self._read_clocks_again(live)
+            return
         if news.kind in MESSAGE_KINDS or news.message is not None:
             if live is not None and news.version > live.row.version:
                 self.schedule(news.table)  # it came with a stored change we have not seen
@@ -237,9 +241,12 @@ class TableCache:
         if live is not None and news.version != live.row.version:
             self.schedule(news.table)
         elif live is not None and news.kind == "table":  # a change kept beside the table (its clocks)
-            task = asyncio.create_task(self._clocks_changed(live, live.row.version))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._read_clocks_again(live)
+
+    def _read_clocks_again(self, live: LiveTable) -> None:
+        task = asyncio.create_task(self._clocks_changed(live, live.row.version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def move_news(self, live: LiveTable) -> dict[str, Any]:
         """What ``"move"`` news carries: the move just committed at ``live``, the table's new columns,

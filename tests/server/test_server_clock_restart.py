@@ -1,8 +1,11 @@
 """Clocks live in the database (SQLite and PostgreSQL): a killed server's clocks keep their deadlines when it
-starts again, and with two server processes on one database each time-out is fired (and noted) exactly once."""
+starts again, and with two server processes on one database (and one Redis, as several processes need: the
+process that did not fire a time-out learns of it from the fan-out) each time-out is fired (and noted)
+exactly once, and both show it."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
@@ -29,6 +32,8 @@ def test_clocks_survive_a_restart_and_fire_once_across_processes(
 ) -> None:
     monkeypatch.setenv("ROBOTABLE_CLOCK_TICK", "0.1")
     monkeypatch.setenv("ROBOTABLE_GRACE_SECONDS", "600")
+    monkeypatch.setenv("ROBOTABLE_REDIS", "redis://127.0.0.1:6379/0")  # several processes: news between them
+    monkeypatch.setenv("ROBOTABLE_REDIS_PREFIX", f"rt-test-{secrets.token_hex(4)}:")
     server = server_factory(**database_of)
     made = create_table(server, [{"kind": "human"}, {"kind": "human"}], time_control={"kind": "live", "base": 8})
     table, tokens = made["table"]["id"], made["tokens"]
