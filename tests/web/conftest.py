@@ -20,3 +20,5 @@ if not hasattr(_fixtures, "server_factory"):
 server_factory = _fixtures.server_factory  # real server processes on SQLite
 make_client = _fixtures.make_client  # in-process clients
 many_accounts = _fixtures.many_accounts  # (autouse: many guest accounts from one address)
+
+from test_server_browser import browser  # noqa: E402, F401  (Debian's chromium through Playwright, for every web test)
