@@ -463,12 +463,7 @@ def add_websocket(app: FastAPI) -> None:
             pass
         finally:
             manager.hub.remove(conn)
-            await conn.stop()
-            if table_id in manager.live:
-                left = manager.live[table_id]
-                await manager.cache.seat_presence(left, seat)  # grace starts
-            if seat is not None:
-                manager.cache.presence_changed(table_id)
+            await asyncio.shield(manager.cache.socket_left(table_id, seat, conn.stop()))  # grace starts
 
 
 def ws_error(exc: ApiError, ref: Any = None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Awaitable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -337,6 +338,24 @@ class TableCache:
             await loop.run_in_executor(self._presence_writer, self.manager.clocks.presence, live, seat, connected)
         except Exception:
             log.exception("table %s: seat %d's presence not recorded", live.id, seat + 1)
+
+    def socket_left(self, table_id: str, seat: int | None, stop: Awaitable[None]) -> asyncio.Task[None]:
+        """A socket closed here: stop its sender (``stop``), start its seat's grace countdown and tell the
+        others, in a task of its own, so the server cancelling the closed socket's handler (as test
+        clients and shutdowns do) cannot skip the countdown. Await it shielded."""
+
+        async def left() -> None:
+            await stop
+            live = self.manager.live.get(table_id)
+            if live is not None:
+                await self.seat_presence(live, seat)
+            if seat is not None:
+                self.presence_changed(table_id)
+
+        task = asyncio.create_task(left(), name=f"socket-left-{table_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def connected_elsewhere(self, table_id: str) -> frozenset[int]:
         """Seats connected to other processes (as they last said, within the TTL)."""
