@@ -1094,7 +1094,9 @@ let lastAsked = null;
 function scheduleEvaluate() {
   const me = ui.ctx.view.players[ui.ctx.seat];
   const layout = layoutOf(me);
-  const key = JSON.stringify([layout, [...ui.bench.batteries], [...ui.bench.magnets], ui.ctx.moves]);
+  // asked again only when the robot or what it is measured on changed (not on every move: bots trading
+  // among themselves would otherwise void each answer before it came, and the measures would never show)
+  const key = JSON.stringify([layout, [...ui.bench.batteries], [...ui.bench.magnets], ui.choiceBasis]);
   if (key === lastAsked && ui.evaluation) return;
   lastAsked = key;
   clearTimeout(evalTimer);
