@@ -1,6 +1,7 @@
 // The fallback renderer for a game without its own: the view as JSON and each legal action as a button.
 
 import { el } from "/static/js/api.js";
+import { t } from "/static/js/i18n.js";
 
 function describeAction(action) {
   const fields = Object.entries(action)
@@ -15,8 +16,8 @@ function render(root, ctx) {
     el("button", { type: "button", class: "action", dataset: { legal: i }, onclick: () => ctx.act(action) }, describeAction(action)),
   );
   root.replaceChildren(
-    el("p", { class: "muted small" }, "This game has no table drawing yet: here is what you see, and your legal moves."),
-    actions.length ? el("div", { class: "panel legal" }, el("h3", {}, "Your legal moves"), el("div", { class: "action-list" }, actions)) : null,
+    el("p", { class: "muted small" }, t("app:table.generic_note")),
+    actions.length ? el("div", { class: "panel legal" }, el("h3", {}, t("app:table.generic_moves")), el("div", { class: "action-list" }, actions)) : null,
     el("pre", { class: "view-json" }, JSON.stringify(ctx.view, null, 1)),
   );
 }

@@ -6,7 +6,7 @@ import { el } from "/static/js/api.js";
 import { helpContent } from "/static/games/robots-on-the-line.js";
 
 const title = t("robots-on-the-line:help.title");
-document.title = `${title} · Robotable`;
+document.title = t("app:title.suffix", { name: title });
 document.getElementById("rules-title").textContent = title;
 document.getElementById("rules").replaceChildren(
   el("p", {}, t("robots-on-the-line:help.keyboard")),

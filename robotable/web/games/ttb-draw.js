@@ -79,7 +79,7 @@ export function robot(rb, extra = {}) {
   return svg(
     "g",
     { class: `robot ${rb.colour}${rb.cargo ? " loaded" : ""}`, transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})`, dataset: { robot: rb.robot, facing: rb.facing, hex: key(rb.hex) }, ...extra },
-    svg("title", {}, extra["aria-label"] || `${rb.robot} facing ${FACING_NAME[rb.facing]}${rb.cargo ? `, carrying a ${rb.cargo} crystal` : ""}`),
+    extra["aria-label"] ? svg("title", {}, extra["aria-label"]) : null,
     body,
     svg("text", { x: -0.9, y: 2.4, "text-anchor": "middle", class: "robot-letter" }, letter),
     rb.cargo ? gem(rb.cargo, [-5.2, -5.6], 0.72, { class: `crystal ${rb.cargo} cargo` }) : null,
@@ -149,7 +149,7 @@ function teleporter(hex, pair) {
     svg("circle", { cx: x, cy: y, r: 4.4, fill: c, opacity: 0.3, stroke: c, "stroke-width": 1 }),
     svg("circle", { cx: x, cy: y, r: 1.8, fill: c }),
     svg("text", { x: x + 6, y: y - 5, class: "tele-label", fill: c }, pair + 1),
-    svg("title", {}, `Teleporter ${pair + 1} (paired with the other ${pair + 1})`),
+    svg("title", {}, T("teleporter_title", { n: pair + 1 })),
   );
 }
 

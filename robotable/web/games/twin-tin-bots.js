@@ -3,35 +3,12 @@
 // It draws the view the server sent and offers exactly the legal actions it sent: no rules here.
 
 import { el, svg, toast } from "/static/js/api.js";
-import { seatName, t } from "/static/js/i18n.js";
+import { has, seatName, t } from "/static/js/i18n.js";
 import { arena, centre, COLOUR, CRYSTAL_POINTS, DARK as DARK_TAG, DIRS, defs, FACING_ANGLE, FACING_NAME, gem, ghost, key, pathLine, placeName, tileIcon } from "/static/games/ttb-draw.js";
 
-export const TILES = {
-  forward_1: ["↑", "Forward 1x"],
-  forward_2: ["↑↑", "Forward 2x"],
-  turn_left: ["↺", "Turn Left"],
-  turn_right: ["↻", "Turn Right"],
-  load: ["⤓", "Load"],
-  unload: ["⤒", "Unload"],
-  zap: ["ϟ", "Zap"],
-  double_modification: ["×2", "Double Modif."],
-  turn_2_left: ["↺↺", "Turn 2x Left"],
-  turn_2_right: ["↻↻", "Turn 2x Right"],
-  anti_zap: ["⛨", "Anti-Zap"],
-  u_turn: ["⤾", "U-Turn"],
-  forward_3: ["↑↑↑", "Forward 3x"],
-  forward_then_load: ["↑⤓", "Fwd then Load"],
-  forward_then_zap: ["↑ϟ", "Fwd then Zap"],
-  dash: ["⇈", "Dash"],
-  jump: ["⤴", "Jump"],
-  back_up: ["↓", "Back Up"],
-  double_zap: ["ϟϟ", "Double Zap"],
-  anti_theft: ["AT", "Anti Theft"],
-  long_range_zap: ["ϟ→", "Long Range Zap"],
-};
 const ORDER_TILES = ["forward_1", "forward_2", "turn_left", "turn_right", "load", "unload", "zap", "double_modification"];
-const tileName = (tile) => (TILES[tile] ? t(`twin-tin-bots:names.tile.${tile}`) : tile);
-const tileHelp = (tile) => (TILES[tile] ? t(`twin-tin-bots:names.tile_help.${tile}`) : "");
+const tileName = (tile) => (has(`twin-tin-bots:names.tile.${tile}`) ? t(`twin-tin-bots:names.tile.${tile}`) : tile);
+const tileHelp = (tile) => (has(`twin-tin-bots:names.tile_help.${tile}`) ? t(`twin-tin-bots:names.tile_help.${tile}`) : "");
 const cap = (c) => t(`twin-tin-bots:names.Colour.${c}`);
 const crystalName = (c) => t(`twin-tin-bots:names.crystal.${c}`);
 const nameOf = (names, s) => seatName(names[s]) ?? t("twin-tin-bots:names.seat", { n: s + 1 });
@@ -859,18 +836,15 @@ function renderResult(result, view, names) {
 
 // -- the rules page draws its tiles' icons as the table does (it loads this module) ------------------
 
-for (const node of document.querySelectorAll("#rules .tile-row .tile")) {
-  const id = Object.keys(TILES).find((t) => TILES[t][1] === node.querySelector(".tname").textContent.trim());
-  if (id) node.querySelector(".glyph").replaceChildren(tileIcon(id));
-}
+for (const node of document.querySelectorAll("#rules .tile-row .tile[data-tile]")) node.querySelector(".glyph").replaceChildren(tileIcon(node.dataset.tile));
 
 // -- the lobby's map editor for variant tokens ------------------------------------------------------
 
 const TOOLS = [
-  ["teleporters", "Teleporter pair"],
-  ["rocks", "Rock"],
-  ["blobs", "Blob"],
-  ["mud", "Mud"],
+  ["teleporters", () => t("twin-tin-bots:editor.teleporters")],
+  ["rocks", () => t("twin-tin-bots:table.rock")],
+  ["blobs", () => t("twin-tin-bots:table.blob")],
+  ["mud", () => t("twin-tin-bots:table.mud")],
 ];
 
 /** Place Teleporters, Rocks, Blobs and Mud on the map in the lobby; ``read()`` gives their options. */
@@ -921,18 +895,18 @@ function optionsEditor(box, { api, numPlayers, baseOptions }) {
     refresh();
   }
   function paint() {
-    const tools = TOOLS.map(([name, label]) => el("button", { type: "button", class: `small${tool === name ? " primary" : ""}`, dataset: { tool: name }, onclick: () => { tool = name; half = null; paint(); } }, label));
+    const tools = TOOLS.map(([name, label]) => el("button", { type: "button", class: `small${tool === name ? " primary" : ""}`, dataset: { tool: name }, onclick: () => { tool = name; half = null; paint(); } }, label()));
     const overlay = [];
     if (half) {
       const [x, y] = centre(half);
       overlay.push(svg("circle", { cx: x, cy: y, r: 7, class: "zap-ring" }));
     }
     const parts = [
-      el("p", { class: "small" }, "Choose on the map: pick a token, click hexes (click again to remove; a Teleporter takes two clicks). Tokens placed here replace the random number for their kind."),
+      el("p", { class: "small" }, t("twin-tin-bots:editor.help")),
       el("div", { class: "action-list" }, tools),
     ];
     if (error) parts.push(el("p", { class: "error small" }, error));
-    parts.push(view ? arena(view, { overlay, onHex: click, clickable: new Map(), cls: "editor" }) : el("p", { class: "muted" }, "Loading the map…"));
+    parts.push(view ? arena(view, { overlay, onHex: click, clickable: new Map(), cls: "editor" }) : el("p", { class: "muted" }, t("twin-tin-bots:editor.loading")));
     mapBox.replaceChildren(...parts);
   }
   box.append(mapBox);
