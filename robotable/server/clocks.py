@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -41,6 +42,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Connection
 
 from robotable.core import RobotableError
 
@@ -331,38 +333,68 @@ class Clocks:
     # -- running and stopping -----------------------------------------------------------------------
 
     @staticmethod
-    def owing(live: LiveTable) -> set[int]:
-        """Seats whose clock runs: people (not bots, not handed to bots, not open) the game waits for."""
-        if live.state.is_over() or live.row.status in ("finished", "expired"):
+    def owing(live: LiveTable, state: Any = None, status: str | None = None) -> set[int]:
+        """Seats whose clock runs: people (not bots, not handed to bots, not open) the game waits for (in
+        ``state`` with ``status``, a move's outcome not yet stored, when given; else the table's own)."""
+        state = live.state if state is None else state
+        status = live.row.status if status is None else status
+        if state.is_over() or status in ("finished", "expired"):
             return set()
-        return {s for s in live.state.to_act() if live.seat(s).kind == "human" and not live.is_bot(s)}
+        return {s for s in state.to_act() if live.seat(s).kind == "human" and not live.is_bot(s)}
 
-    def sync(self, live: LiveTable, at: datetime | None = None) -> bool:
-        """Start the clocks of the seats the game now waits for and stop the others; True if any changed.
+    def plan_sync(self, live: LiveTable, owing: set[int], at: datetime) -> list[tuple[int, dict[str, Any]]]:
+        """The writes that start the clocks of ``owing`` and stop the others at ``at``, changing nothing
+        yet: each ``(seat, fields)``, stored by :meth:`write` (in the caller's transaction, such as the
+        move's own) and then taken into memory by :meth:`take`.
 
         A stopping live clock keeps what it has left plus the increment; a turn-based one is reset for
         the next move. Starting a clock clears its fired time-out.
         """
         clock = self.of(live)
-        at = at or now()
-        owing = self.owing(live)
-        changed = False
+        writes: list[tuple[int, dict[str, Any]]] = []
         for c in clock.seats:
             if c.running and c.seat not in owing:
-                left = c.left_ms(at)
                 if clock.control.kind == LIVE:
-                    c.remaining_ms = left + clock.control.increment * 1000
+                    remaining = c.left_ms(at) + clock.control.increment * 1000
                 else:
-                    c.remaining_ms = clock.control.allowance_ms
-                c.deadline = None
-                self._store(live.id, c.seat, remaining_ms=c.remaining_ms, deadline=None)
-                changed = True
+                    remaining = clock.control.allowance_ms
+                writes.append((c.seat, {"remaining_ms": remaining, "deadline": None}))
             elif not c.running and c.seat in owing:
-                c.deadline = at + _ms(c.remaining_ms)
-                c.timed_out = False
-                self._store(live.id, c.seat, deadline=c.deadline, timed_out=False)
-                changed = True
-        return changed
+                writes.append((c.seat, {"deadline": at + _ms(c.remaining_ms), "timed_out": False}))
+        return writes
+
+    @staticmethod
+    def writer(table_id: str, writes: list[tuple[int, dict[str, Any]]]) -> Callable[[Connection], None]:
+        """What stores :meth:`plan_sync`'s writes on an open connection (the caller's transaction)."""
+
+        def write(conn: Connection) -> None:
+            for seat, values in writes:
+                conn.execute(
+                    update(seat_clocks_table)
+                    .where(seat_clocks_table.c.table_id == table_id, seat_clocks_table.c.seat == seat)
+                    .values(**values)
+                )
+
+        return write
+
+    def take(self, live: LiveTable, writes: list[tuple[int, dict[str, Any]]]) -> None:
+        """Take stored writes into the clocks in memory."""
+        clock = self.cache.get(live.id)
+        if clock is None:
+            return  # read on next use
+        for seat, values in writes:
+            for name, value in values.items():
+                setattr(clock.seats[seat], name, value)
+
+    def sync(self, live: LiveTable, at: datetime | None = None) -> bool:
+        """Start the clocks of the seats the game now waits for and stop the others, in one transaction;
+        True if any changed (see :meth:`plan_sync`)."""
+        writes = self.plan_sync(live, self.owing(live), at or now())
+        if writes:
+            with self.storage.transaction() as conn:
+                self.writer(live.id, writes)(conn)
+            self.take(live, writes)
+        return bool(writes)
 
     def reclaimed(self, live: LiveTable, seat: int) -> None:
         """A player took their seat back from a bot: a live clock has at least a minute (or its base)."""

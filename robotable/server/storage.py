@@ -301,13 +301,16 @@ class Storage:
         result: dict[str, Any] | None,
         version: int | None = None,
         to_act: list[int] | None = None,
+        stamp: datetime | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> datetime:
         """Record a move, the new count, status and result in one transaction; StaleTable if raced.
 
         The append succeeds only if the table is still at move ``move.idx`` (and at ``version``, when
-        given: then nothing else changed either since the caller read it); it bumps the version.
+        given: then nothing else changed either since the caller read it); it bumps the version. ``also``
+        writes what goes with the move (its clocks) in the same transaction.
         """
-        stamp = now()
+        stamp = stamp or now()
         with self.transaction() as conn:
             where = [tables_table.c.id == table_id, tables_table.c.num_moves == move.idx]
             if version is not None:
@@ -336,6 +339,8 @@ class Storage:
                     created_at=stamp,
                 )
             )
+            if also is not None:
+                also(conn)
         return stamp
 
     @once_more_if_disconnected

@@ -14,6 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from robotable import games
@@ -490,10 +491,17 @@ class TableManager:
         result = new_state.result().to_json() if new_state.is_over() else None
         move = MoveRow(len(live.moves), seat, action.to_json(), actor)
         to_act = new_state.to_act()
+
+        def commit() -> tuple[datetime, list[tuple[int, dict[str, Any]]]]:
+            """The move and its clocks (started and stopped for the new position) in one transaction."""
+            at = now()
+            writes = self.clocks.plan_sync(live, self.clocks.owing(live, new_state, status), at)
+            also = self.clocks.writer(live.id, writes)
+            stamp = self.storage.append_move(live.id, move, status, result, live.row.version, to_act, at, also)
+            return stamp, writes
+
         try:
-            stamp = await asyncio.to_thread(
-                self.storage.append_move, live.id, move, status, result, live.row.version, to_act
-            )
+            stamp, clock_writes = await asyncio.to_thread(commit)
         except StaleTable:
             await self.cache.refresh_locked(live)  # another process changed it: catch up, then retry
             raise Raced("the table changed meanwhile; look again and retry") from None
@@ -508,7 +516,7 @@ class TableManager:
         live.events.append(events)
         live.random_moves.append(_rng_state(new_state) != before)
         live.waiting.append(to_act)
-        await asyncio.to_thread(self._sync_clocks, live)
+        self.clocks.take(live, clock_writes)
         self.publish(live, "move")
         return events
 
