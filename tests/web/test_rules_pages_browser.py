@@ -1,4 +1,4 @@
-"""The Twin Tin Bots rules page in Debian's chromium (Playwright), issue 17: it is in
+"""The Twin Tin Bots and TF22: RELOAD! rules pages in Debian's chromium (Playwright), issue 17: each is in
 the language the app chose (the `lang` cookie, as the header's switch sets it), every text from the
 game's catalogue: in Japanese no raw key and no English left (names aside), on a phone (390x844) no wider
 than the screen, with no WCAG AA contrast violation. Screenshots go to test-artifacts/.
@@ -24,16 +24,29 @@ PAGES = {
             "ja": ["長距離攻撃!", "二重調整", "確定して実行", "特殊命令タイル", "2人用上級ヴァリアント", "泥"],
         },
     },
+    "tf22-reload": {
+        "path": "/static/games/tf22-reload-rules.html",
+        "ready": "() => true",
+        "heading": {"en": "TF22: RELOAD!: how to play", "ja": "TF22: RELOAD!の遊び方"},
+        "title": {"en": "TF22: RELOAD!: rules · Robotable", "ja": "TF22: RELOAD!：ルール · Robotable"},
+        "words": {
+            "en": ["The R card", "Strict moves", "never onto an empty slot", "Undo"],
+            "ja": ["Rカード", "厳密な移動", "空きスロットには置けません", "元に戻す", "チップカード"],
+        },
+    },
 }
 RAW_KEY = re.compile(r"\b(?:app|twin-tin-bots|tf22-reload|robots-on-the-line):[\w.]+")
-# Latin words a Japanese rules page may show: names, the R card's use letters, card names.
-LATIN_IN_JAPANESE = {"Robotable", "TF", "RELOAD", "RCU", "Zap"}
+# Latin words a Japanese rules page may show: names (the site, the game, RCU cards, the Zap tile) and keys.
+LATIN_IN_JAPANESE = {"Robotable", "TF", "RELOAD", "RCU", "Zap", "Tab", "Enter"}
 # The text a person reads, without <code> (a file path reads the same in every language) and the language
 # switch (each language named in itself).
 READ_TEXT = """() => {
   const body = document.body.cloneNode(true);
   body.querySelectorAll("code, kbd, script, style, .language-switch").forEach((n) => n.remove());
-  return body.textContent;
+  const walk = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const parts = [];
+  while (walk.nextNode()) parts.push(walk.currentNode.data);
+  return parts.join(" ");
 }"""
 
 
