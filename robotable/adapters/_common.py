@@ -147,13 +147,7 @@ def describe_index(game: Game, state: State | None, seat: int, index: int) -> st
 
 def check_setup(game: Game, num_players: object, options: object) -> tuple[int, dict[str, Any]]:
     """Check a player count and options the way ``Game.start`` does; returns them with defaults filled in."""
-    if not isinstance(num_players, int) or isinstance(num_players, bool):
-        raise BadOptions(f"{game.id}: num_players must be an integer, got {num_players!r}")
-    if not game.min_players <= num_players <= game.max_players:
-        raise BadOptions(
-            f"{game.id}: {num_players} players is not supported (this game takes "
-            f"{game.min_players} to {game.max_players})"
-        )
+    num_players = game.check_players(num_players)
     if options is None:
         options = {}
     if isinstance(options, str):

@@ -3,7 +3,7 @@
 Nothing here knows any particular game.
 """
 
-from .actions import Action, ActionCodec, Event, visible_events
+from .actions import Action, ActionCodec, ActionEncoding, Event, visible_events
 from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn, RobotableError, UnknownGame
 from .game import Game, State, play_random
 from .options import Option, check_options
@@ -15,6 +15,7 @@ from .rng import Rng
 __all__ = [
     "Action",
     "ActionCodec",
+    "ActionEncoding",
     "BadInput",
     "BadOptions",
     "Event",

@@ -27,7 +27,7 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -206,3 +206,15 @@ class Event:
 def visible_events(events: Sequence[Event], seat: int | None) -> list[Event]:
     """The events ``seat`` may see, in order."""
     return [e for e in events if e.visible_to(seat)]
+
+
+@dataclass(frozen=True)
+class ActionEncoding:
+    """A game's stable integer action encoding, declared as data on its :class:`~robotable.core.Game`
+    (``action_encoding``): its ``size`` (every index is below it), ``index`` (action to integer, never
+    looking at a state) and ``from_index`` (its inverse where no state is needed). See
+    :meth:`Game.num_distinct_actions` for the rule every encoding keeps."""
+
+    size: int
+    index: Callable[[Action], int]
+    from_index: Callable[[int], Action]

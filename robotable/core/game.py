@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .actions import Action, ActionCodec, Event
+from .actions import Action, ActionCodec, ActionEncoding, Event
 from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn
 from .options import Option, check_options
 from .result import Result
@@ -85,6 +85,8 @@ class Game(ABC):
     #: Optional ``replace(state, piles)`` puts lists with the same items (ones that watch their draws) in
     #: place of the state's piles, so the adapter decides draws in the order they happen.
     chance_draws: ClassVar[Any] = None
+    #: The stable integer action encoding (see :meth:`num_distinct_actions`), or ``None``.
+    action_encoding: ClassVar[ActionEncoding | None] = None
 
     def __init__(self) -> None:
         self._codec = ActionCodec(self.id, self.action_types)
@@ -96,6 +98,15 @@ class Game(ABC):
 
     def start(self, num_players: int, seed: int | None = None, options: Mapping[str, Any] | None = None) -> State:
         """A new game. ``seed=None`` draws a fresh seed (kept in the state, so records still replay)."""
+        self.check_players(num_players)
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise BadOptions(f"{self.id}: seed must be a non-negative integer, got {seed!r}")
+        return self.new_state(num_players, seed, self.check_options(options, num_players))
+
+    def check_players(self, num_players: object) -> int:
+        """``num_players`` if this game takes that many players, else :class:`BadOptions` saying why."""
         if not isinstance(num_players, int) or isinstance(num_players, bool):
             raise BadOptions(f"{self.id}: num_players must be an integer, got {num_players!r}")
         if not self.min_players <= num_players <= self.max_players:
@@ -103,11 +114,7 @@ class Game(ABC):
                 f"{self.id}: {num_players} players is not supported "
                 f"(this game takes {self.min_players} to {self.max_players})"
             )
-        if seed is None:
-            seed = secrets.randbits(63)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise BadOptions(f"{self.id}: seed must be a non-negative integer, got {seed!r}")
-        return self.new_state(num_players, seed, self.check_options(options, num_players))
+        return num_players
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         """Options with defaults filled in. Games override to add checks across options or counts."""
@@ -129,7 +136,7 @@ class Game(ABC):
 
     def has_action_encoding(self) -> bool:
         """Whether this game implements the integer action encoding below."""
-        return type(self).action_index is not Game.action_index
+        return self.action_encoding is not None
 
     def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
         """Size of the integer action encoding: every action ``legal_actions`` can list has an index
@@ -145,18 +152,23 @@ class Game(ABC):
         adapters do, for every game); :meth:`action_from_index` decodes without a state where the game can.
         Games without an encoding raise ``NotImplementedError`` (see :meth:`has_action_encoding`).
         """
-        raise NotImplementedError(f"{self.id} has no integer action encoding")
+        return self._encoding().size
 
     def action_index(self, action: Action) -> int:
         """The stable integer of ``action`` (never depends on a state); an action with no index raises
         :class:`BadInput`."""
-        raise NotImplementedError(f"{self.id} has no integer action encoding")
+        return self._encoding().index(action)
 
     def action_from_index(self, index: int) -> Action:
         """The action of a stable integer, without a state (inverse of :meth:`action_index`); bad indices
         raise :class:`BadInput`, and so do indices whose action depends on the state (decode those through
         ``state.legal_actions``, see :meth:`num_distinct_actions`)."""
-        raise NotImplementedError(f"{self.id} has no integer action encoding")
+        return self._encoding().from_index(index)
+
+    def _encoding(self) -> ActionEncoding:
+        if self.action_encoding is None:
+            raise NotImplementedError(f"{self.id} has no integer action encoding")
+        return self.action_encoding
 
     def hook(self, name: str) -> Any:
         """The optional hook ``name`` declared in :attr:`hooks` (a function or a module), or ``None`` when

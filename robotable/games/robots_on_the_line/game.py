@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, BadInput, BadOptions, Game, Option
+from robotable.core import Action, ActionEncoding, BadInput, BadOptions, Game, Option
 from robotable.core.options import check_options
 
 from . import serialize
@@ -65,6 +65,10 @@ class RobotsOnTheLine(Game):
     max_players = 4
     options = OPTIONS
     action_types = ACTION_TYPES
+    # the stable integer encoding of .actions, the same for every player count and option: a sale, an
+    # offer and an answer are indexed by kind and target, standing for the one such action legal_actions
+    # lists (they decode through a state's legal actions)
+    action_encoding = ActionEncoding(NUM_ACTIONS, action_index, action_from_index)
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     chance_draws = DRAWS  # the hidden draw piles and maintenance stack, as chance nodes (chance.py)
     structured_actions = STRUCTURED  # offers as sub-decisions, for the research adapters (structured.py)
@@ -134,22 +138,6 @@ class RobotsOnTheLine(Game):
     def state_from_json(self, data: object) -> RotlState:
         """Load a state written by ``to_json`` (see docs/games/robots-on-the-line.md)."""
         return serialize.from_json(self, data)
-
-    # The stable integer encoding of :mod:`.actions` (the same for every player count and option). A
-    # sale, an offer and an answer to an offer are indexed by kind and target; their indices stand for
-    # the one such action ``legal_actions`` lists, so they decode through a state's legal actions.
-
-    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
-        """Every action ``legal_actions`` can list has an index below this (see :data:`.actions.NUM_ACTIONS`)."""
-        return NUM_ACTIONS
-
-    def action_index(self, action: Action) -> int:
-        """See :func:`.actions.action_index`."""
-        return action_index(action)
-
-    def action_from_index(self, index: int) -> Action:
-        """See :func:`.actions.action_from_index` (indices that need a state raise :class:`BadInput`)."""
-        return action_from_index(index)
 
 
 GAME = RobotsOnTheLine()

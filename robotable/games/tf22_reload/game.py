@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, BadInput, BadOptions, Game, Option, Rng
+from robotable.core import Action, ActionEncoding, BadInput, BadOptions, Game, Option, Rng
 from robotable.core.state_json import StateReader
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
@@ -37,6 +36,8 @@ class Tf22Reload(Game):
     )
     option_sets = ({}, {"strict_moves": True})
     action_types = ACTION_TYPES
+    # the stable integer encoding of .actions, the same for every player count
+    action_encoding = ActionEncoding(len(ACTIONS), action_index, action_from_index)
     undo_barriers = frozenset({"activate", "reveal", "round_start"})  # new cards shown; choices revealed
     simultaneous = True  # everyone chooses a card in secret, then all are revealed
     max_game_length = 56  # 2 rounds x 14 battles, each a simultaneous choice and at most one load decision
@@ -56,20 +57,6 @@ class Tf22Reload(Game):
     def state_from_json(self, data: object) -> Tf22State:
         """Load a state written by ``to_json`` or by hand (see docs/games/tf22-reload.md)."""
         return _StateReader(self, data).read()
-
-    # The stable integer encoding of :mod:`.actions` (the same for every player count).
-
-    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
-        """Every action a game can offer has an index below this (see :data:`.actions.ACTIONS`)."""
-        return len(ACTIONS)
-
-    def action_index(self, action: Action) -> int:
-        """See :func:`.actions.action_index`."""
-        return action_index(action)
-
-    def action_from_index(self, index: int) -> Action:
-        """See :func:`.actions.action_from_index`."""
-        return action_from_index(index)
 
 
 class _StateReader(StateReader):

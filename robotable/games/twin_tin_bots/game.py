@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, BadOptions, Game, Option, check_options
+from robotable.core import ActionEncoding, BadOptions, Game, Option, check_options
 
 from . import serialize
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
@@ -133,6 +133,8 @@ class TwinTinBots(Game):
         ),
     )
     action_types = ACTION_TYPES
+    # the stable integer encoding of .actions, the same for every player count and option
+    action_encoding = ActionEncoding(len(ACTIONS), action_index, action_from_index)
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         opts = check_options(self.id, self.options, options)
@@ -150,20 +152,6 @@ class TwinTinBots(Game):
     def state_from_json(self, data: object) -> TtbState:
         """Load a state written by ``to_json`` or by hand (see docs/games/twin-tin-bots.md)."""
         return serialize.read(self, data)
-
-    # The stable integer encoding of :mod:`.actions` (the same for every player count and option).
-
-    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
-        """Every action a game can offer has an index below this (see :data:`.actions.ACTIONS`)."""
-        return len(ACTIONS)
-
-    def action_index(self, action: Action) -> int:
-        """See :func:`.actions.action_index`."""
-        return action_index(action)
-
-    def action_from_index(self, index: int) -> Action:
-        """See :func:`.actions.action_from_index`."""
-        return action_from_index(index)
 
 
 GAME = TwinTinBots()
