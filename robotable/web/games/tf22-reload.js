@@ -4,6 +4,7 @@
 
 import { el, svg } from "/static/js/api.js";
 import { seatName, t } from "/static/js/i18n.js";
+import { applySpeed, readSpeed, scaleFor, speedControl } from "/static/js/anim-speed.js";
 
 if (!document.querySelector("link[data-play-css]") && !document.querySelector('link[href="/static/css/play.css"]')) {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/css/play.css", dataset: { playCss: "1" } }));
@@ -593,6 +594,11 @@ function changes(prev, view) {
   return out;
 }
 
+/** The animation speed (live and in replays), kept in this browser; it scales the CSS animations' durations. */
+function speedChoice(root) {
+  return speedControl({ id: "tf22-speed", key: "tf22-speed", label: t("tf22-reload:table.speed"), onChange: (speed) => applySpeed(root.querySelector(".tf22"), speed) });
+}
+
 function helpPanel() {
   return el(
     "details",
@@ -603,6 +609,7 @@ function helpPanel() {
     el("p", {}, t("tf22-reload:table.help_3")),
     el("p", {}, t("tf22-reload:table.help_4")),
     el("p", {}, t("tf22-reload:table.help_5")),
+    el("p", {}, t("tf22-reload:table.help_6")),
     el("p", {}, el("a", { href: "/static/games/tf22-reload-rules.html", target: "_blank", rel: "noopener", id: "tf22-rules-link" }, t("tf22-reload:table.rules_link"))),
   );
 }
@@ -662,7 +669,7 @@ function render(root, ctx, request = null) {
   root.replaceChildren(
     el(
       "div",
-      { class: `tf22${anim.flip ? " anim-flip" : ""}${anim.reveal ? " anim-reveal" : ""}` },
+      { class: `tf22${anim.flip ? " anim-flip" : ""}${anim.reveal ? " anim-reveal" : ""}`, style: `--anim-scale: ${scaleFor(readSpeed("tf22-speed"))}` },
       stockBar(view),
       el("p", { class: "explain small", id: "tf22-explain", "aria-live": "polite" }, ui.explain ?? t("tf22-reload:explain.hint")),
       el("div", { class: "tf22-top" }, battleArea(view, ctx.names), revealArea(view, c)),
@@ -670,6 +677,7 @@ function render(root, ctx, request = null) {
       me && !ctx.replay && view.phase !== "over" ? handArea(view, c, me) : null,
       el("div", { class: "players" }, players.map((p) => playerPanel(p, view, c))),
       scoreTable(view, c),
+      speedChoice(root),
       helpPanel(),
     ),
   );
