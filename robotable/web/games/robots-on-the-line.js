@@ -12,6 +12,7 @@
 
 import { api, el, svg, toast } from "/static/js/api.js";
 import { lang, t } from "/static/js/i18n.js";
+import { applySpeed, readSpeed, speedControl } from "/static/js/anim-speed.js";
 import { ICONS, describeTile, iconBadge, iconName, kindName, kindOf, loadCatalogue, partFace, robotSvg, tileInfo, tileSvg, torsoFace } from "/static/games/rotl-draw.js";
 
 if (!document.querySelector("link[data-rotl-css]")) {
@@ -74,8 +75,12 @@ function partsList(ids) {
   return ids.map(describeTile).join(t("robots-on-the-line:ui.list_separator"));
 }
 
+// the animation speed: "rotl-speed" in this browser; "rotl-animations" = "off" (the older on/off switch) is Off
+const SPEED_KEY = "rotl-speed";
+const OFF_KEY = "rotl-animations";
+
 function animationsOff() {
-  return localStorage.getItem("rotl-animations") === "off" || matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return readSpeed(SPEED_KEY, OFF_KEY) === 0 || matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 // -- render -----------------------------------------------------------------------------------------
@@ -131,7 +136,7 @@ async function render(root, ctx) {
     playersPanel(ctx),
   );
   const hadFocus = document.activeElement && root.contains(document.activeElement) ? focusKey(document.activeElement) : null;
-  const shown = patchBoard(root, board);
+  const shown = applySpeed(patchBoard(root, board), readSpeed(SPEED_KEY, OFF_KEY));
   restoreFocus(shown, hadFocus);
   animate(shown, ctx);
   if (me && ui.benchOpen && !ctx.replay) scheduleEvaluate();
@@ -1216,15 +1221,17 @@ function helpPanel(view) {
       "div",
       { class: "panel-head" },
       el("h3", { tabindex: -1 }, t("robots-on-the-line:help.title")),
-      el("div", { class: "row-buttons" }, animationSwitch(), el("a", { class: "button small", href: "/static/games/robots-on-the-line-rules.html", target: "_blank", rel: "noopener", id: "rotl-rules-link" }, t("robots-on-the-line:help.rules_page")), el("button", { type: "button", class: "small", id: "rotl-help-close", onclick: () => { ui.helpOpen = false; ui.focusAfter = "#rotl-help-toggle"; rerender(); } }, t("robots-on-the-line:ui.close"))),
+      el("div", { class: "row-buttons" }, speedChoice(), el("a", { class: "button small", href: "/static/games/robots-on-the-line-rules.html", target: "_blank", rel: "noopener", id: "rotl-rules-link" }, t("robots-on-the-line:help.rules_page")), el("button", { type: "button", class: "small", id: "rotl-help-close", onclick: () => { ui.helpOpen = false; ui.focusAfter = "#rotl-help-toggle"; rerender(); } }, t("robots-on-the-line:ui.close"))),
     ),
     el("p", { class: "small" }, t("robots-on-the-line:help.keyboard")),
+    el("p", { class: "small" }, t("robots-on-the-line:help.animation")),
     el("div", { class: "help-body" }, helpContent(view)),
   );
 }
 
 // -- animation (line moves, draws, sales): CSS, from the change between two views (so replays animate too);
-// skipped with prefers-reduced-motion or the help panel's switch; a tap on the board finishes it ------------
+// as fast as the help panel's Animation speed (--anim-scale), skipped with prefers-reduced-motion or Off; a tap
+// on the board finishes it ----------------------------------------------------------------------------------
 
 let lastView = null;
 
@@ -1252,9 +1259,10 @@ function animate(board, ctx) {
   if (slid || board.querySelector(".arrived, .just-sold")) board.addEventListener("pointerdown", () => board.getAnimations({ subtree: true }).forEach((a) => a.finish()), { once: true });
 }
 
-function animationSwitch() {
-  const off = localStorage.getItem("rotl-animations") === "off";
-  return el("button", { type: "button", class: "small", id: "rotl-animations", "aria-pressed": off ? "false" : "true", onclick: () => { localStorage.setItem("rotl-animations", off ? "on" : "off"); ui.focusAfter = "#rotl-animations"; rerender(); } }, off ? t("robots-on-the-line:ui.animations_off") : t("robots-on-the-line:ui.animations_on"));
+/** The animation speed (live and in replays) or Off, kept in this browser; it scales the CSS durations. */
+function speedChoice() {
+  const label = t("robots-on-the-line:ui.animation_speed");
+  return speedControl({ id: "rotl-speed", key: SPEED_KEY, offKey: OFF_KEY, label, offLabel: t("robots-on-the-line:ui.animation_off"), onChange: () => { ui.focusAfter = "#rotl-speed"; rerender(); } });
 }
 
 // -- the log and the end -------------------------------------------------------------------------------------
