@@ -5,6 +5,7 @@
 import { el, svg, toast } from "/static/js/api.js";
 import { has, seatName, t } from "/static/js/i18n.js";
 import { arena, centre, COLOUR, CRYSTAL_POINTS, DARK as DARK_TAG, DIRS, defs, FACING_ANGLE, FACING_NAME, gem, ghost, key, pathLine, placeName, tileIcon } from "/static/games/ttb-draw.js";
+import { readSpeed, speedControl } from "/static/js/anim-speed.js";
 
 const ORDER_TILES = ["forward_1", "forward_2", "turn_left", "turn_right", "load", "unload", "zap", "double_modification"];
 const tileName = (tile) => (has(`twin-tin-bots:names.tile.${tile}`) ? t(`twin-tin-bots:names.tile.${tile}`) : tile);
@@ -744,7 +745,7 @@ function draw(root, ctx) {
       { class: `ttb${programming ? " programming" : ""}`, dataset: { phase: view.phase, players: view.num_players } },
       trackBar(view),
       el("p", { class: "explain small", id: "ttb-explain", "aria-live": "polite" }, ui.explain ?? t("twin-tin-bots:table.hint")),
-      el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view), speedControl()), el("div", { class: "ttb-side" }, side)),
+      el("div", { class: "ttb-main" }, el("div", { class: "arena-wrap" }, arenaFor(view, ctx, L), legend(view), speedChoice()), el("div", { class: "ttb-side" }, side)),
     ),
   );
   const want = ui.focus;
@@ -752,15 +753,10 @@ function draw(root, ctx) {
   if (!ctx.replay && ui.inBoard && (inRoot || !active || active === document.body)) focusAfter(root, want, previous);
 }
 
-/** The animation speed (live and in replays), kept in this browser. */
-function speedControl() {
-  ui.speed = Number(localStorage.getItem("ttb-speed")) || ui.speed || 1;
-  const select = el(
-    "select",
-    { id: "ttb-speed", class: "small", "aria-label": t("twin-tin-bots:table.speed"), onchange: (ev) => { ui.speed = Number(ev.target.value); localStorage.setItem("ttb-speed", String(ui.speed)); } },
-    [0.5, 1, 2, 4].map((v) => el("option", { value: v, selected: v === ui.speed }, `${v}×`)),
-  );
-  return el("label", { class: "small muted speed-control" }, `${t("twin-tin-bots:table.speed")} `, select);
+/** The animation speed (live and in replays), kept in this browser (/static/js/anim-speed.js). */
+function speedChoice() {
+  ui.speed = readSpeed("ttb-speed");
+  return speedControl({ id: "ttb-speed", key: "ttb-speed", label: t("twin-tin-bots:table.speed"), onChange: (speed) => (ui.speed = speed) });
 }
 
 function legend(view) {
