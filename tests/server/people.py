@@ -3,6 +3,7 @@ signed in as guests. Every helper goes through the public HTTP API, as a script 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -77,3 +78,15 @@ def browser_guest(context: Any, base_url: str, name: str = "Player 1") -> str:
     res = context.request.post(f"{base_url}/api/account/token", headers={"X-CSRF-Token": csrf})
     assert res.status == 200, res.text()
     return res.json()["token"]
+
+
+def finished_bot_table(server: Any, game: str, creator: str, seats: int = 2, timeout: float = 60.0) -> str:
+    """A table of ``seats`` random bots made by ``creator`` (an API token), once its game has finished
+    (for replays); its id."""
+    made = new_table(server, [{"kind": "bot", "difficulty": "random"}] * seats, game=game, creator=creator)
+    table = made["table"]["id"]
+    deadline = time.monotonic() + timeout
+    while server.api("GET", f"/api/tables/{table}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, f"the bots of table {table} did not finish in {timeout:.0f} s"
+        time.sleep(0.1)
+    return table

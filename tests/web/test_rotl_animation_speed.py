@@ -6,7 +6,7 @@ slides with Off."""
 
 from __future__ import annotations
 
-from people import new_table
+from people import finished_bot_table, new_table
 from test_server_browser import signed_in_page, watch_errors
 
 GAME = "robots-on-the-line"
@@ -62,12 +62,7 @@ def test_a_replay_step_slides_at_the_speed_chosen_and_not_when_off(server_factor
     server = server_factory(bot_delay=0.0)
     errors: list[str] = []
     page, me = signed_in_page(browser, server, viewport={"width": 1366, "height": 768})
-    made = new_table(server, [BOT, BOT], game=GAME, creator=me)
-    table = made["table"]["id"]
-    for _ in range(600):
-        if server.api("GET", f"/api/tables/{table}").json()["status"] == "finished":
-            break
-        page.wait_for_timeout(100)
+    table = finished_bot_table(server, GAME, me)
     watch_errors(page, errors)
     page.goto(f"{server.url}/replay/{table}")
     page.wait_for_selector("#board .rotl-lines")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from axe import axe_violations, describe
-from people import new_table
+from people import finished_bot_table, new_table
 from rotl_positions import sellable_position
 from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
 
@@ -283,12 +283,7 @@ def test_a_replay_draws_and_animates_the_lines(rotl_server, browser) -> None:
     """A game between two bots, replayed step by step: parts named, the lines slide as they move."""
     errors: list[str] = []
     page, me = signed_in_page(browser, rotl_server, viewport=SIZES["phone"])
-    made = new_table(rotl_server, [BOT, BOT], game=GAME, creator=me)
-    table = made["table"]["id"]
-    for _ in range(600):
-        if rotl_server.api("GET", f"/api/tables/{table}").json()["status"] == "finished":
-            break
-        page.wait_for_timeout(100)
+    table = finished_bot_table(rotl_server, GAME, me)
     watch_errors(page, errors)
     page.goto(f"{rotl_server.url}/replay/{table}")
     page.wait_for_selector("#board .rotl-lines")

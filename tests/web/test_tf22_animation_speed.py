@@ -5,7 +5,7 @@ cards too, at the speed chosen there."""
 
 from __future__ import annotations
 
-from people import new_table
+from people import finished_bot_table, new_table
 from test_server_browser import signed_in_page, watch_errors
 
 HUMAN = {"kind": "human"}
@@ -52,12 +52,7 @@ def test_a_replay_step_animates_at_the_speed_chosen(server_factory, browser) -> 
     server = server_factory(bot_delay=0.0)
     errors: list[str] = []
     page, me = signed_in_page(browser, server, viewport={"width": 1366, "height": 768})
-    made = new_table(server, [BOT, BOT], game="tf22-reload", creator=me)
-    table = made["table"]["id"]
-    for _ in range(600):
-        if server.api("GET", f"/api/tables/{table}").json()["status"] == "finished":
-            break
-        page.wait_for_timeout(100)
+    table = finished_bot_table(server, "tf22-reload", me)
     watch_errors(page, errors)
     page.goto(f"{server.url}/replay/{table}")
     page.wait_for_selector("#board .tf22")
