@@ -4,7 +4,17 @@ Nothing here knows any particular game.
 """
 
 from .actions import Action, ActionCodec, ActionEncoding, Event, visible_events
-from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn, RobotableError, UnknownGame
+from .errors import (
+    BadInput,
+    BadOptions,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    Reason,
+    RobotableError,
+    UnknownGame,
+    reason,
+)
 from .game import Game, State, play_random
 from .options import Option, check_options
 from .record import Match, Record, Step, replay, replay_steps, replay_views
@@ -25,6 +35,7 @@ __all__ = [
     "Match",
     "NotYourTurn",
     "Option",
+    "Reason",
     "Record",
     "Result",
     "Rng",
@@ -36,6 +47,7 @@ __all__ = [
     "check_options",
     "load",
     "play_random",
+    "reason",
     "register",
     "replay",
     "replay_steps",

@@ -314,7 +314,7 @@ class State(ABC):
             if player not in self.optional_actors():
                 raise NotYourTurn(f"seat {player} is not to act (waiting for seats {waiting})", player, waiting)
         if not self.is_legal(player, action):
-            raise IllegalAction(self.why_illegal(player, action))
+            raise IllegalAction(self.why_illegal(player, action), game=self.game.id)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         """Apply ``action`` for ``player``; on any error nothing changes."""

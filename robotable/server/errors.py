@@ -2,8 +2,10 @@
 
 An answer is ``{"detail": "the English message", "code": "app:errors.<key>", "params": {...}}``: ``code`` is
 a key of the message catalogue (docs/i18n.md) that the client shows as ``t(code, params)`` in the
-reader's language. A refusal without a code of its own gets its class's generic one, whose text carries
-the English detail (``params = {"detail": ...}``).
+reader's language. An engine refusal given as a ``Reason`` answers with the game's key
+(``<game id>:<code>``) and its params, seats numbered from 1 (``detail`` stays the engine's English). A
+refusal without a code of its own gets its class's generic one, whose text carries the English detail
+(``params = {"detail": ...}``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 from typing import Any
 
 from robotable.core import BadInput, GameOver, IllegalAction, NotYourTurn, RobotableError
+from robotable.core.errors import seat_params
 
 log = logging.getLogger("robotable.server")
 
@@ -71,6 +74,9 @@ def from_game_error(exc: RobotableError) -> ApiError:
         return Conflict(detail, code="app:errors.not_your_turn", params={"detail": detail})
     if isinstance(exc, GameOver):
         return Conflict(str(exc), code="app:errors.game_over")
+    if isinstance(exc, IllegalAction) and exc.code and exc.game:
+        # the game's own key for this refusal; its seats as people read them (core.errors.Reason)
+        return Conflict(str(exc), code=f"{exc.game}:{exc.code}", params=seat_params(exc.params or {}))
     if isinstance(exc, IllegalAction):
         return Conflict(str(exc), code="app:errors.illegal", params={"detail": str(exc)})
     if isinstance(exc, BadInput):

@@ -3,7 +3,8 @@ has the same keys per namespace with the same ``{{variables}}``, and ``translate
 rules (nesting, interpolation, plurals, English fallback).
 
 Keys used in code are found as written literals: ``t("ns:key")`` in the browser's modules,
-``translate("ns:key")`` and ``code="ns:key"`` in Python, ``data-i18n="ns:key"`` (and ``data-i18n-attr``) in
+``translate("ns:key")`` and ``code="ns:key"`` in Python, ``reason("key", ...)`` in a game's package (an engine
+refusal, a key of that game's namespace), ``data-i18n="ns:key"`` (and ``data-i18n-attr``) in
 pages. A key built at run time (a template with ``${...}``) cannot be checked here; its prefix must exist.
 
 And no text for people is written outside the catalogue: the browser's modules and pages are scanned for
@@ -28,6 +29,7 @@ WEB = ROOT / "web"
 JS_KEY = re.compile(r"""(?<![\w.$])t\(\s*(["'`])([^"'`$\\]+)\1""")
 JS_PREFIX = re.compile(r"""(?<![\w.$])t\(\s*`([^`$]*)\$\{""")
 PY_KEY = re.compile(r"""(?<![\w.])(?:translate\(\s*|code\s*=\s*)(["'])([a-z0-9-]+:[^"']+)\1""")
+REASON_KEY = re.compile(r"""(?<![\w.])reason\(\s*(["'])([a-z0-9_]+(?:\.[a-z0-9_]+)+)\1""")
 HTML_KEY = re.compile(r"""data-i18n="([^"]+)\"""")
 HTML_ATTR = re.compile(r"""data-i18n-attr="([^"]+)\"""")
 
@@ -60,6 +62,11 @@ def used_keys() -> dict[str, set[str]]:
     for path in ROOT.rglob("*.py"):
         for _, key in PY_KEY.findall(path.read_text(encoding="utf-8")):
             add(key, path)
+    for game in games.available():
+        package = i18n.catalogue_path("en", game).parents[2]
+        for path in package.rglob("*.py"):
+            for _, key in REASON_KEY.findall(path.read_text(encoding="utf-8")):
+                add(f"{game}:{key}", path)
     return found
 
 
@@ -161,6 +168,8 @@ def test_the_scan_finds_keys_and_misses() -> None:
     assert JS_PREFIX.findall(js) == ["app:g."]
     py = """translate("app:errors.x", lang=l); Conflict("m", code="app:errors.y"); translate(name)"""
     assert [k for _, k in PY_KEY.findall(py)] == ["app:errors.x", "app:errors.y"]
+    py = """reason("refusals.a", "seat {seat}", seat=p); reason(\n  'refusals.b.c', "x"); x.reason("no.me")"""
+    assert [k for _, k in REASON_KEY.findall(py)] == ["refusals.a", "refusals.b.c"]
 
 
 # -- no player-facing text outside the catalogue --------------------------------------------------------

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from robotable.core import Event
+from robotable.core import Event, reason
 
 from .actions import FlipSwitch, FlipSwitches, SearchJunk, TakePart
 from .components import (
@@ -38,7 +38,10 @@ if TYPE_CHECKING:
     from .state import RotlState
 
 EMPTY = -1
-ONE_PART = "one part per turn: this turn's part has already been taken (from the line or a junk pile)"
+ONE_PART = reason(
+    "refusals.line.one_part",
+    "one part per turn: this turn's part has already been taken (from the line or a junk pile)",
+)
 
 # Every action of these kinds, built once (actions are values: legal_actions hands out the same objects).
 _TAKE = [[TakePart(line, space) for space in range(SPACES + 1)] for line in range(LINES)]
@@ -175,12 +178,24 @@ def check_take(s: RotlState, p: int, a: TakePart) -> str | None:
     if s.acquired:
         return ONE_PART
     if a.line not in range(LINES) or a.space not in range(1, SPACES + 1):
-        return f"there is no space {a.space} on line {a.line} (lines 0-1, spaces 1-{SPACES})"
+        return reason(
+            "refusals.line.no_such_space",
+            "there is no space {space} on line {line} (lines 0-1, spaces 1-{spaces})",
+            space=a.space,
+            line=a.line,
+            spaces=SPACES,
+        )
     if s.lines[a.line][a.space - 1] == EMPTY:
-        return f"space {a.space} of line {a.line} is empty"
+        return reason("refusals.line.space_empty", "space {space} of line {line} is empty", space=a.space, line=a.line)
     if not s.switches[a.line][section(a.space)]:
         spaces = SECTIONS[section(a.space)][0]
-        return f"the switch of line {a.line}, spaces {spaces[0]}-{spaces[-1]} is OFF"
+        return reason(
+            "refusals.line.switch_off",
+            "the switch of line {line}, spaces {first}-{last} is OFF",
+            line=a.line,
+            first=spaces[0],
+            last=spaces[-1],
+        )
     return None
 
 
@@ -208,11 +223,17 @@ def check_search(s: RotlState, p: int, a: SearchJunk) -> str | None:
     if s.acquired:
         return ONE_PART
     if a.pile not in range(LINES):
-        return f"there is no junk pile {a.pile} (0 or 1)"
+        return reason("refusals.junk.no_such_pile", "there is no junk pile {pile} (0 or 1)", pile=a.pile)
     if s.money[p] < COSTS["search_junk"]:
-        return f"going through a junk pile costs ${COSTS['search_junk']}; seat {p} has ${s.money[p]}"
+        return reason(
+            "refusals.junk.search_cost",
+            "going through a junk pile costs ${cost}; seat {seat} has ${money}",
+            cost=COSTS["search_junk"],
+            seat=p,
+            money=s.money[p],
+        )
     if PART_IDS.get(a.part, -1) not in s.junk[a.pile]:
-        return f"{a.part} is not in junk pile {a.pile}"
+        return reason("refusals.junk.part_not_in_pile", "{tile} is not in junk pile {pile}", tile=a.part, pile=a.pile)
     return None
 
 
@@ -240,9 +261,15 @@ def switch_actions(s: RotlState, p: int) -> list[FlipSwitches | FlipSwitch]:
 
 def _check_switch_cost(s: RotlState, p: int) -> str | None:
     if s.options["family"]:
-        return "family mode: every switch stays ON"
+        return reason("refusals.line.family_switches_on", "family mode: every switch stays ON")
     if s.money[p] < COSTS["flip_switches"]:
-        return f"flipping switches costs ${COSTS['flip_switches']}; seat {p} has ${s.money[p]}"
+        return reason(
+            "refusals.line.flip_cost",
+            "flipping switches costs ${cost}; seat {seat} has ${money}",
+            cost=COSTS["flip_switches"],
+            seat=p,
+            money=s.money[p],
+        )
     return None
 
 
@@ -251,14 +278,22 @@ def check_flip_switches(s: RotlState, p: int, a: FlipSwitches) -> str | None:
     if problem:
         return problem
     if s.options["on_off_variant"]:
-        return "with the ON/OFF house rule, switches are turned over one at a time (flip_switch)"
+        return reason(
+            "refusals.line.one_switch_at_a_time",
+            "with the ON/OFF house rule, switches are turned over one at a time (flip_switch)",
+        )
     for line, sec in (a.on, a.off):
         if line not in range(LINES) or sec not in range(len(SECTIONS)):
-            return f"there is no switch ({line}, {sec}) (lines 0-1, sections 0-1)"
+            return reason(
+                "refusals.line.no_such_switch_pair",
+                "there is no switch ({line}, {section}) (lines 0-1, sections 0-1)",
+                line=line,
+                section=sec,
+            )
     if s.switches[a.on[0]][a.on[1]]:
-        return f"switch {list(a.on)} is already ON"
+        return reason("refusals.line.switch_already_on", "switch {switch} is already ON", switch=list(a.on))
     if not s.switches[a.off[0]][a.off[1]]:
-        return f"switch {list(a.off)} is already OFF"
+        return reason("refusals.line.switch_already_off", "switch {switch} is already OFF", switch=list(a.off))
     return None
 
 
@@ -274,9 +309,14 @@ def check_flip_switch(s: RotlState, p: int, a: FlipSwitch) -> str | None:
     if problem:
         return problem
     if not s.options["on_off_variant"]:
-        return "turning one switch over alone is the ON/OFF house rule, which is not in play"
+        return reason(
+            "refusals.line.on_off_rule_not_in_play",
+            "turning one switch over alone is the ON/OFF house rule, which is not in play",
+        )
     if a.line not in range(LINES) or a.section not in range(len(SECTIONS)):
-        return f"there is no switch ({a.line}, {a.section})"
+        return reason(
+            "refusals.line.no_such_switch", "there is no switch ({line}, {section})", line=a.line, section=a.section
+        )
     return None
 
 

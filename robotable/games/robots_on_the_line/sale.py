@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from robotable.core import Action, Event
+from robotable.core import Action, Event, reason
 
 from .actions import PickJunk, SellPart, SellRobot, StopPicking
 from .components import (
@@ -103,9 +103,11 @@ def hunter_actions(s: RotlState, p: int) -> list[SellPart]:
 def check_sell_part(s: RotlState, p: int, a: SellPart) -> str | None:
     part = PART_IDS.get(a.part, -1)
     if part not in s.hands[p]:
-        return f"{a.part} is not in seat {p}'s hand"
+        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=a.part, seat=p)
     if PARTS[part].kind in HUNTER_NEVER:
-        return f"the Bargain Hunter never buys a {PARTS[part].kind}"
+        return reason(
+            "refusals.sale.hunter_never_buys", "the Bargain Hunter never buys a {kind}", kind=PARTS[part].kind
+        )
     return None
 
 
@@ -128,47 +130,77 @@ def _check_tiles(s: RotlState, p: int, a: SellRobot) -> str | None:
     torso_id = TORSOS[s.torso[p]].id
     names = [item[0] for item in a.layout] + list(a.batteries) + list(a.magnets)
     if len(set(names)) != len(names):
-        return "a tile appears twice in the sale"
+        return reason("refusals.sale.tile_twice", "a tile appears twice in the sale")
     for name in names:
         if name == torso_id:
             continue
         if name in TORSO_IDS:
-            return f"{name} is not seat {p}'s torso ({torso_id})"
+            return reason(
+                "refusals.sale.not_your_torso",
+                "{tile} is not seat {seat}'s torso ({torso})",
+                tile=name,
+                seat=p,
+                torso=torso_id,
+            )
         if PART_IDS.get(name, -1) not in hand:
-            return f"{name} is not in seat {p}'s hand"
+            return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=name, seat=p)
     if torso_id not in [item[0] for item in a.layout]:
-        return f"the layout does not place seat {p}'s torso {torso_id}"
+        return reason(
+            "refusals.sale.torso_not_placed",
+            "the layout does not place seat {seat}'s torso {torso}",
+            seat=p,
+            torso=torso_id,
+        )
     for name in a.batteries:
         if PARTS[PART_IDS[name]].kind != "battery":
-            return f"{name} is not a battery (only batteries are sold alongside a robot)"
+            return reason(
+                "refusals.sale.not_a_battery",
+                "{tile} is not a battery (only batteries are sold alongside a robot)",
+                tile=name,
+            )
     for name in a.magnets:
         if PART_IDS[name] not in MAGNETS:
-            return f"{name} is not a magnet"
+            return reason("refusals.sale.not_a_magnet", "{tile} is not a magnet", tile=name)
     return None
 
 
 def check_sell_robot(s: RotlState, p: int, a: SellRobot) -> str | None:
     slot = buyer_slot(s, a.buyer)
     if slot < 0:
-        return f"{a.buyer} is not a buyer in play"
+        return reason("refusals.sale.no_such_buyer", "{buyer} is not a buyer in play", buyer=a.buyer)
     buyer = BUYERS[s.buyers[slot]]
     if not buying(s, slot):
-        return f"{buyer.name} has no money left and buys no more robots"
+        return reason(
+            "refusals.sale.buyer_out_of_money", "{buyer} has no money left and buys no more robots", buyer=buyer.name
+        )
     if s.torso[p] < 0:
-        return f"seat {p} has no torso"
+        return reason("refusals.sale.no_torso", "seat {seat} has no torso", seat=p)
     problem = _check_tiles(s, p, a)
     if problem:
         return problem
     reqs = [REQUIREMENTS[r] for r in s.buyer_reqs[slot]]
     if a.magnets and not any(r.kind == "magnets" for r in reqs):
-        return f"{buyer.name} has no magnet requirement: magnets are not handed over"
+        return reason(
+            "refusals.sale.no_magnet_requirement",
+            "{buyer} has no magnet requirement: magnets are not handed over",
+            buyer=buyer.name,
+        )
     robot = assemble(a.layout)
     if robot.problems:
-        return "the robot is not finished: " + "; ".join(robot.problems[:3])
+        return reason(
+            "refusals.sale.not_finished",
+            "the robot is not finished: {problems}",
+            problems="; ".join(robot.problems[:3]),
+        )
     m = measure(robot, [PART_IDS[b] for b in a.batteries])
     short = [shortfall(r, m, len(a.magnets)) for r in reqs if not meets(r, m, len(a.magnets))]
     if short:
-        return f"{buyer.name}'s requirements are not met: " + "; ".join(short)
+        return reason(
+            "refusals.sale.requirements_not_met",
+            "{buyer}'s requirements are not met: {shortfalls}",
+            buyer=buyer.name,
+            shortfalls="; ".join(short),
+        )
     return None
 
 
@@ -225,8 +257,8 @@ def pick_actions(s: RotlState) -> list[Action]:
 
 def check_pick(s: RotlState, p: int, a: PickJunk) -> str | None:
     if a.pile not in range(LINES):
-        return f"there is no junk pile {a.pile} (0 or 1)"
-    return None if s.junk[a.pile] else f"junk pile {a.pile} is empty"
+        return reason("refusals.junk.no_such_pile", "there is no junk pile {pile} (0 or 1)", pile=a.pile)
+    return None if s.junk[a.pile] else reason("refusals.junk.pile_empty", "junk pile {pile} is empty", pile=a.pile)
 
 
 def apply_pick(s: RotlState, p: int, a: PickJunk, events: list[Event]) -> None:

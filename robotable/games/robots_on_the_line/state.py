@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from robotable.core import Action, Event, IllegalAction, Result, Rng, State
+from robotable.core import Action, Event, IllegalAction, Result, Rng, State, reason
 
 from . import line, sale, torsos, trade, turn
 from .actions import (
@@ -283,7 +283,12 @@ class RotlState(State):
         if rule is None:
             return f"{a.to_json()} is not an action of this game"
         if not isinstance(a, Offer) and p not in self.to_act():
-            return f"seat {p} is not to act (waiting for seats {self.to_act()}); trade offers may be made any time"
+            return reason(
+                "refusals.not_to_act",
+                "seat {seat} is not to act (waiting for seats {waiting_seats}); trade offers may be made any time",
+                seat=p,
+                waiting_seats=self.to_act(),
+            )
         return self._when_problem(p, rule.when) or rule.check(self, p, a)
 
     def _when_problem(self, p: int, when: str) -> str | None:
@@ -291,11 +296,24 @@ class RotlState(State):
         if when == "answer":
             return None
         if p != self.turn:
-            return f"it is seat {self.turn}'s turn: seat {p} may only answer or make trade offers"
+            return reason(
+                "refusals.not_your_turn",
+                "it is seat {turn_seat}'s turn: seat {seat} may only answer or make trade offers",
+                turn_seat=self.turn,
+                seat=p,
+            )
         if self.phase == PICK and when != "pick":
-            return f"seat {p} sold a robot and picks up to {self.picks} more tile(s) from the junk pile tops first"
+            return reason(
+                "refusals.pick_first",
+                "seat {seat} sold a robot and picks up to {picks} more tile(s) from the junk pile tops first",
+                seat=p,
+                picks=self.picks,
+            )
         if self.phase != PICK and when == "pick":
-            return "tiles are picked from the junk piles only after a sale, with the 3 new tiles house rule"
+            return reason(
+                "refusals.pick_only_after_sale",
+                "tiles are picked from the junk piles only after a sale, with the 3 new tiles house rule",
+            )
         return None
 
     def apply_legal(self, player: int, action: Action) -> list[Event]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from robotable.core import Action, Event
+from robotable.core import Action, Event, reason
 
 from .actions import ChooseTorso, SwapTorso, TakeTorso
 from .components import COSTS, TORSO_IDS, TORSOS
@@ -36,9 +36,9 @@ def torso_actions(s: RotlState, p: int) -> list[Action]:
 
 def _check_stack(s: RotlState, p: int) -> str | None:
     if s.torso_done:
-        return "the torso stack has already been used this turn"
+        return reason("refusals.torso.stack_used", "the torso stack has already been used this turn")
     if not s.torso_pile:
-        return "the torso stack is empty"
+        return reason("refusals.torso.stack_empty", "the torso stack is empty")
     return None
 
 
@@ -47,7 +47,12 @@ def _check_empty_handed(s: RotlState, p: int) -> str | None:
     if problem:
         return problem
     if s.torso[p] >= 0:
-        return f"one torso in hand at a time: seat {p} holds {tid(s.torso[p])}"
+        return reason(
+            "refusals.torso.one_in_hand",
+            "one torso in hand at a time: seat {seat} holds {torso}",
+            seat=p,
+            torso=tid(s.torso[p]),
+        )
     return None
 
 
@@ -66,9 +71,15 @@ def check_choose_torso(s: RotlState, p: int, a: ChooseTorso) -> str | None:
     if problem:
         return problem
     if s.money[p] < COSTS["choose_torso"]:
-        return f"choosing a torso costs ${COSTS['choose_torso']}; seat {p} has ${s.money[p]}"
+        return reason(
+            "refusals.torso.choose_cost",
+            "choosing a torso costs ${cost}; seat {seat} has ${money}",
+            cost=COSTS["choose_torso"],
+            seat=p,
+            money=s.money[p],
+        )
     if TORSO_IDS.get(a.torso, -1) not in s.torso_pile:
-        return f"{a.torso} is not in the torso stack"
+        return reason("refusals.torso.not_in_stack", "{torso} is not in the torso stack", torso=a.torso)
     return None
 
 
@@ -86,7 +97,9 @@ def check_swap_torso(s: RotlState, p: int, a: SwapTorso) -> str | None:
     problem = _check_stack(s, p)
     if problem:
         return problem
-    return None if s.torso[p] >= 0 else f"seat {p} has no torso to trade"
+    return (
+        None if s.torso[p] >= 0 else reason("refusals.torso.none_to_trade", "seat {seat} has no torso to trade", seat=p)
+    )
 
 
 def apply_swap_torso(s: RotlState, p: int, a: SwapTorso, events: list[Event]) -> None:

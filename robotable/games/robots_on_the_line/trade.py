@@ -17,7 +17,7 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from robotable.core import Action, Event
+from robotable.core import Action, Event, reason
 
 from .actions import OFFER_WINDOW, Accept, Decline, Offer, TradeJunk
 from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, PARTS, TORSO_IDS, TORSOS
@@ -88,9 +88,20 @@ def feasible(s: RotlState, o: OpenOffer) -> bool:
 def may_offer(s: RotlState, p: int, q: int) -> str | None:
     """Why ``p`` may not make ``q`` an offer now (None if they may): the spam limits."""
     if any(o.giver == p and o.taker == q for o in s.offers):
-        return f"seat {p} already has an open offer to seat {q}: wait for the answer"
+        return reason(
+            "refusals.trade.open_offer_waiting",
+            "seat {seat} already has an open offer to seat {to_seat}: wait for the answer",
+            seat=p,
+            to_seat=q,
+        )
     if s.offered.count((p, q)) >= OFFERS_PER_TURN:
-        return f"seat {p} has made seat {q} {OFFERS_PER_TURN} offers this turn, the most a turn allows"
+        return reason(
+            "refusals.trade.offers_per_turn",
+            "seat {seat} has made seat {to_seat} {limit} offers this turn, the most a turn allows",
+            seat=p,
+            to_seat=q,
+            limit=OFFERS_PER_TURN,
+        )
     return None
 
 
@@ -158,27 +169,33 @@ def _offers_for(q: int, give: int) -> tuple[Offer, ...]:
 
 def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
     if a.to not in range(s.num_players) or a.to == p:
-        return f"seat {a.to} is not another player"
+        return reason("refusals.trade.not_another_player", "seat {seat} is not another player", seat=a.to)
     limit = may_offer(s, p, a.to)
     if limit:
         return limit
     if a.give_money < 0 or a.take_money < 0:
-        return "money in an offer cannot be negative"
+        return reason("refusals.trade.negative_money", "money in an offer cannot be negative")
     if not (a.give or a.give_money) or not (a.take or a.take_money):
-        return "a trade gives something and takes something"
+        return reason("refusals.trade.gives_and_takes", "a trade gives something and takes something")
     if a.give_money > s.money[p]:
-        return f"seat {p} has only ${s.money[p]}"
+        return reason("refusals.trade.not_enough_money", "seat {seat} has only ${money}", seat=p, money=s.money[p])
     if a.take_money > s.money[a.to]:
-        return f"seat {a.to} has only ${s.money[a.to]}"
+        return reason(
+            "refusals.trade.not_enough_money", "seat {seat} has only ${money}", seat=a.to, money=s.money[a.to]
+        )
     for name, names in (("give", a.give), ("take", a.take)):
         if len(set(names)) != len(names):
-            return f"a tile appears twice in '{name}'"
+            return reason("refusals.trade.tile_twice", "a tile appears twice in '{side}'", side=name)
     parsed = parse_offer(s, p, a)
     if isinstance(parsed, str):
         return parsed
     side = two_torsos(s.torso[p], s.torso[a.to], parsed.give_torso, parsed.take_torso)
     if side:
-        return f"one torso in hand at a time: seat {p if side == 'giver' else a.to} would hold two"
+        return reason(
+            "refusals.trade.two_torsos",
+            "one torso in hand at a time: seat {seat} would hold two",
+            seat=p if side == "giver" else a.to,
+        )
     return None
 
 
@@ -195,14 +212,19 @@ def _side(s: RotlState, seat: int, names: tuple[str, ...], mine: bool) -> tuple[
     for name in names:
         if name in TORSO_IDS:
             if s.torso[seat] != TORSO_IDS[name]:
-                return f"seat {seat} does not hold {name}"
+                return reason("refusals.trade.torso_not_held", "seat {seat} does not hold {tile}", seat=seat, tile=name)
             torso = TORSO_IDS[name]
         elif PART_IDS.get(name, -1) in visible:
             parts.append(PART_IDS[name])
         elif mine:
-            return f"{name} is not in seat {seat}'s hand"
+            return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=name, seat=seat)
         else:
-            return f"seat {seat} is not known to hold {name} (ask only for parts seen in their hand)"
+            return reason(
+                "refusals.trade.not_known_to_hold",
+                "seat {seat} is not known to hold {tile} (ask only for parts seen in their hand)",
+                seat=seat,
+                tile=name,
+            )
     return tuple(sorted(parts)), torso
 
 
@@ -274,9 +296,15 @@ _decline = functools.lru_cache(maxsize=1024)(Decline)
 def check_answer(s: RotlState, p: int, a: Accept | Decline) -> str | None:
     offer = open_offer(s, a.offer)
     if offer is None:
-        return f"there is no open offer number {a.offer}"
+        return reason("refusals.trade.no_such_offer", "there is no open offer number {offer}", offer=a.offer)
     if offer.taker != p:
-        return f"offer {a.offer} was made to seat {offer.taker}, not to seat {p}"
+        return reason(
+            "refusals.trade.offer_to_another_seat",
+            "offer {offer} was made to seat {taker_seat}, not to seat {seat}",
+            offer=a.offer,
+            taker_seat=offer.taker,
+            seat=p,
+        )
     return None
 
 
@@ -341,18 +369,22 @@ def junk_trade_actions(s: RotlState, p: int) -> list[TradeJunk]:
 
 def check_junk_trade(s: RotlState, p: int, a: TradeJunk) -> str | None:
     if s.junk_trades >= JUNK_TRADES:
-        return f"at most {JUNK_TRADES} junk pile trades per turn"
+        return reason("refusals.junk.trades_per_turn", "at most {limit} junk pile trades per turn", limit=JUNK_TRADES)
     if a.pile not in range(LINES):
-        return f"there is no junk pile {a.pile} (0 or 1)"
+        return reason("refusals.junk.no_such_pile", "there is no junk pile {pile} (0 or 1)", pile=a.pile)
     if not s.junk[a.pile]:
-        return f"junk pile {a.pile} is empty"
+        return reason("refusals.junk.pile_empty", "junk pile {pile} is empty", pile=a.pile)
     if s.junk[a.pile][-1] in MAGNETS:
-        return f"the top of junk pile {a.pile} is a magnet: magnets are never traded with a junk pile"
+        return reason(
+            "refusals.junk.magnet_on_top",
+            "the top of junk pile {pile} is a magnet: magnets are never traded with a junk pile",
+            pile=a.pile,
+        )
     part = PART_IDS.get(a.part, -1)
     if part not in s.hands[p]:
-        return f"{a.part} is not in seat {p}'s hand"
+        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=a.part, seat=p)
     if part in MAGNETS:
-        return "magnets are never traded with a junk pile"
+        return reason("refusals.junk.no_magnets", "magnets are never traded with a junk pile")
     return None
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
 
-from robotable.core import Action, BadInput, Event, IllegalAction, Result, Rng, State
+from robotable.core import Action, BadInput, Event, IllegalAction, Result, Rng, State, reason
 
 from . import rules
 from .actions import (
@@ -215,17 +215,46 @@ class Tf22State(State):
 
     def why_illegal(self, player: int, action: Action) -> str:
         if self.phase == LOAD and not isinstance(action, Load | Reload | ReturnContainer):
-            return f"seat {player} won the battle and must decide where the container goes (load, reload or return)"
+            return reason(
+                "refusals.must_place_container",
+                "seat {seat} won the battle and must decide where the container goes (load, reload or return)",
+                seat=player,
+            )
         if self.phase == CHOOSE and isinstance(action, Load | Reload | ReturnContainer):
-            return "no battle has been won: choose a card (a number or R) for the battle"
+            return reason(
+                "refusals.choose_card_first", "no battle has been won: choose a card (a number or R) for the battle"
+            )
         if isinstance(action, PlayCard) and action.value not in self.hands[player]:
-            return f"RCU-{action.value} is not in seat {player}'s hand (hand: {self.hands[player]})"
+            return reason(
+                "refusals.card_not_in_hand",
+                "RCU-{value} is not in seat {seat}'s hand (hand: {hand})",
+                value=action.value,
+                seat=player,
+                hand=self.hands[player],
+            )
         cost = RELOAD_COSTS.get(action.type, 0)
         if cost > self.chips[player]:
-            return f"{action.type} costs {cost} chipcard(s); seat {player} has {self.chips[player]}"
+            return reason(
+                "refusals.not_enough_chipcards",
+                "{action} costs {cost} chipcard(s); seat {seat} has {chips}",
+                action=action.type,
+                cost=cost,
+                seat=player,
+                chips=self.chips[player],
+            )
         if isinstance(action, RBuy) and not self.stock[action.colour]:
-            return f"the stock has no {COLOUR_NAMES[action.colour]} container left"
-        return f"{action.to_json()} breaks the loading rules on seat {player}'s ship ({self._ship_json(player)})"
+            return reason(
+                "refusals.stock_empty",
+                "the stock has no {colour} container left",
+                colour=COLOUR_NAMES[action.colour],
+            )
+        return reason(
+            "refusals.breaks_loading_rules",
+            "{action} breaks the loading rules on seat {seat}'s ship ({ship})",
+            action=action.to_json(),
+            seat=player,
+            ship=self._ship_json(player),
+        )
 
     def apply_legal(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []

@@ -14,7 +14,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from robotable.core import Action, Event
+from robotable.core import Action, Event, reason
 
 from .actions import DoubleModification, Pass, Place, Remove, Reset, Swap
 from .components import BOARD_SLOTS, ORDER_COUNTS, SLOTS_PER_ROBOT, SPECIALS, TILE_NAMES, Tile
@@ -203,31 +203,51 @@ def why_refused(st: TtbState, action: Action) -> str | None:
     slots = st.robots_per * SLOTS_PER_ROBOT
     first = st.first_turn_placements(c) > 0
     if isinstance(action, Place | Remove) and not 0 <= action.slot < slots:
-        return f"slots are numbered 0 to {slots - 1}"
+        return reason("refusals.slot_out_of_range", "slots are numbered 0 to {last}", last=slots - 1)
     if first and not isinstance(action, Place):
-        return f"{name}'s first turn: place one tile on each robot's program"
+        return reason(
+            "refusals.first_turn_place", "{name}'s first turn: place one tile on each robot's program", name=name
+        )
     if isinstance(action, Place):
         return _why_not_placed(st, action, first)
     if isinstance(action, Swap):
-        return "a swap takes two different slots of the same robot, not both empty or holding the same tile"
+        return reason(
+            "refusals.bad_swap",
+            "a swap takes two different slots of the same robot, not both empty or holding the same tile",
+        )
     if isinstance(action, Remove):
-        return f"slot {action.slot} is empty"
+        return reason("refusals.slot_empty", "slot {slot} is empty", slot=action.slot)
     if isinstance(action, Reset):
-        return f"robot {'AB'[action.robot] if action.robot in (0, 1) else action.robot} has no tile to reset"
+        robot = "AB"[action.robot] if action.robot in (0, 1) else action.robot
+        return reason("refusals.nothing_to_reset", "robot {robot} has no tile to reset", robot=robot)
     if isinstance(action, DoubleModification):
-        return f"{name} has already used its Double Modification"
+        return reason("refusals.double_modification_used", "{name} has already used its Double Modification", name=name)
     return None
 
 
 def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
     name = st.colours[st.active]
     if action.tile == _DM:
-        return "Double Modification is never placed: use it with the double_modification change"
+        return reason(
+            "refusals.double_modification_not_placed",
+            "Double Modification is never placed: use it with the double_modification change",
+        )
     if action.tile not in st.hand(st.active):
-        return f"{name} has no {TILE_NAMES[action.tile]} tile in hand"
+        return reason(
+            "refusals.tile_not_in_hand", "{name} has no {tile} tile in hand", name=name, tile=TILE_NAMES[action.tile]
+        )
     if first:
-        return f"{name}'s first turn: exactly one tile on each robot (that robot already has one)"
-    return f"{TILE_NAMES[action.tile]} is already on slot {action.slot}"
+        return reason(
+            "refusals.first_turn_one_tile",
+            "{name}'s first turn: exactly one tile on each robot (that robot already has one)",
+            name=name,
+        )
+    return reason(
+        "refusals.tile_already_there",
+        "{tile} is already on slot {slot}",
+        tile=TILE_NAMES[action.tile],
+        slot=action.slot,
+    )
 
 
 # -- applying a change -----------------------------------------------------------------------------

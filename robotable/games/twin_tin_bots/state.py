@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from robotable.core import Action, BadInput, Event, Result, Rng, State
+from robotable.core import Action, BadInput, Event, Result, Rng, State, reason
 
 from . import crystals, game_end, invariants, programs, running, serialize, views, zaps
 from .actions import DoubleModification, MoveBlob, Pass, Place, PlaceCrystal, Remove, Reset, Swap, ZapOrder
@@ -237,25 +237,49 @@ class TtbState(State):
 
     def why_illegal(self, player: int, action: Action) -> str:
         if self.phase == ZAP and not isinstance(action, ZapOrder):
-            return f"a zap hit {self.names[self.target]}: choose what it does (zap_order)"
+            return reason(
+                "refusals.zap_pending",
+                "a zap hit {name}: choose what it does (zap_order)",
+                name=self.names[self.target],
+            )
         if self.phase == BLOB and not isinstance(action, MoveBlob):
-            return "a zap hit a Blob: choose where it goes, or leave it (move_blob)"
+            return reason("refusals.blob_pending", "a zap hit a Blob: choose where it goes, or leave it (move_blob)")
         if self.phase == CRYSTAL and not isinstance(action, PlaceCrystal):
-            return "a new crystal is entering: choose its hex (place_crystal)"
+            return reason("refusals.crystal_pending", "a new crystal is entering: choose its hex (place_crystal)")
         if self.phase == CHANGE and isinstance(action, ZapOrder | MoveBlob | PlaceCrystal):
-            return f"{self.colours[self.active]} is programming: no zap, Blob or crystal decision is pending"
-        reason = self._why_decision_refused(action) or programs.why_refused(self, action)
-        return reason or f"{action.to_json()} is not a legal action for seat {player} now"
+            return reason(
+                "refusals.programming_now",
+                "{name} is programming: no zap, Blob or crystal decision is pending",
+                name=self.colours[self.active],
+            )
+        why = self._why_decision_refused(action) or programs.why_refused(self, action)
+        return why or reason(
+            "refusals.not_legal_now",
+            "{action} is not a legal action for seat {seat} now",
+            action=action.to_json(),
+            seat=player,
+        )
 
     def _why_decision_refused(self, action: Action) -> str | None:
         if isinstance(action, PlaceCrystal):
             hexes = [list(h) for h in self.entry_hexes()]
-            return f"{list(action.hex)} is not one of the free hexes closest to the centre: {hexes}"
+            return reason(
+                "refusals.crystal_hex",
+                "{hex} is not one of the free hexes closest to the centre: {hexes}",
+                hex=list(action.hex),
+                hexes=hexes,
+            )
         if isinstance(action, ZapOrder):
             allowed = ", ".join(TILE_NAMES[t] for t in ZAP_ORDERS)
-            return f"a zap can force only {allowed}, not {TILE_NAMES[action.order]}"
+            return reason(
+                "refusals.zap_order",
+                "a zap can force only {allowed}, not {order}",
+                allowed=allowed,
+                order=TILE_NAMES[action.order],
+            )
         if isinstance(action, MoveBlob):
-            return f"the Blob cannot move {FACING_NAMES[action.direction] if action.direction is not None else ''}"
+            direction = FACING_NAMES[action.direction] if action.direction is not None else ""
+            return reason("refusals.blob_direction", "the Blob cannot move {direction}", direction=direction)
         return None
 
     def apply_legal(self, player: int, action: Action) -> list[Event]:
