@@ -122,9 +122,13 @@ export function levelName(difficulty) {
   return has(key) ? t(key) : difficulty;
 }
 
-/** The text of a server error answer: in English its own detail (the server writes English); in another
- * language t(code, params) when the catalogue has the code, else the detail. */
+/** The text of a server error answer. A game's refusal (a code in the game's namespace) reads from its
+ * catalogue in every language, seats counted from 1 (the detail is the engine's, which counts from 0). The
+ * app's errors: in English their own detail (the server writes English); in another language
+ * t(code, params) when the catalogue has the code, else the detail. */
 export function errorText(error) {
+  const gameCode = error && error.code && !error.code.startsWith("app:") && has(error.code);
+  if (gameCode) return t(error.code, error.params || {});
   if (lang === FALLBACK && error && error.detail) return error.detail;
   if (error && error.code && has(error.code)) return t(error.code, error.params || {});
   return (error && (error.detail || error.message)) || t("app:errors.unknown", { status: "?" });
