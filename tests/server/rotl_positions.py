@@ -58,3 +58,15 @@ def sellable_position(
         "magnets": list(found.magnets),
     }
     return data, sale
+
+
+def quiet_sellable_position(seed: int = 5) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`sellable_position` with the bots holding nothing (their parts back on the junk piles): no
+    trade offer interrupts the person's turn, and no bot can sell a robot to the buyer the test wants
+    before the person does (random bots choose by timing-dependent turns, so that made tests flaky)."""
+    position, sale = sellable_position(seed=seed)
+    for seat in range(1, len(position["hands"])):
+        position["junk_piles"][seat - 1] = position["junk_piles"][seat - 1] + position["hands"][seat]
+        position["hands"][seat] = []
+        position["secret"][seat] = []
+    return position, sale

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from people import bearer, new_table
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from rotl_positions import sellable_position
+from rotl_positions import quiet_sellable_position
 from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
 GAME = "robots-on-the-line"
@@ -117,7 +117,7 @@ def drag_to_cell(page, part: str, x: int, y: int) -> None:
 
 def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, browser) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
-    position, sale = sellable_position(seed=5)
+    position, sale = quiet_sellable_position(seed=5)
     errors: list[str] = []
     page, me = signed_in_page(browser, rotl_server, viewport={"width": 1366, "height": 900})
     made = create(rotl_server, position, me)

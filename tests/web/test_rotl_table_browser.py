@@ -14,12 +14,11 @@ the focused control shows a focus ring, the texts come from the right catalogue 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from axe import axe_violations, describe
 from people import finished_bot_table, new_table
-from rotl_positions import sellable_position
+from rotl_positions import quiet_sellable_position
 from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
 
 GAME = "robots-on-the-line"
@@ -31,15 +30,6 @@ WORDS = {
     "ja": {"end_turn": "手番終了", "confirm": "確定", "score": "得点", "english": ENGLISH},
 }
 BOT = {"kind": "bot", "difficulty": "random"}
-
-
-def quiet_sellable_position() -> tuple[dict[str, Any], dict[str, Any]]:
-    position, sale = sellable_position(seed=5)
-    for seat in (1, 2):  # the bots hold nothing: no trade offer interrupts the person's turn
-        position["junk_piles"][seat - 1] = position["junk_piles"][seat - 1] + position["hands"][seat]
-        position["hands"][seat] = []
-        position["secret"][seat] = []
-    return position, sale
 
 
 @pytest.fixture
