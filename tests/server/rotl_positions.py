@@ -63,10 +63,14 @@ def sellable_position(
 def quiet_sellable_position(seed: int = 5) -> tuple[dict[str, Any], dict[str, Any]]:
     """:func:`sellable_position` with the bots holding nothing (their parts back on the junk piles): no
     trade offer interrupts the person's turn, and no bot can sell a robot to the buyer the test wants
-    before the person does (random bots choose by timing-dependent turns, so that made tests flaky)."""
+    before the person does, and each bot has $40 more from the bank, so it can still pay $1 for an offer
+    after spending at random (random bots choose by timing-dependent turns, so both made tests flaky)."""
     position, sale = sellable_position(seed=seed)
     for seat in range(1, len(position["hands"])):
         position["junk_piles"][seat - 1] = position["junk_piles"][seat - 1] + position["hands"][seat]
         position["hands"][seat] = []
         position["secret"][seat] = []
+        # money from the bank, so a random bot's spending never leaves it unable to pay for an offer
+        position["money"][seat] += 40
+        position["bank"] -= 40
     return position, sale
