@@ -229,6 +229,13 @@ def add_table_api(app: FastAPI) -> None:
         """Every game: id, name, player counts and options."""
         return [games.load(g).describe() for g in games.available()]
 
+    @app.get("/api/server", tags=["server"])
+    def server_figures(request: Request) -> dict[str, Any]:
+        """This process's figures for operators: tables in memory, sockets, moves of other processes
+        applied here (``catch_up_moves``), how many of those catch-ups read the database, compare-and-sets
+        lost to another process, and whether the fan-out is connected."""
+        return request.app.state.manager.cache.stats()
+
     @app.get("/api/difficulties", tags=["games"])
     def list_difficulties() -> list[dict[str, Any]]:
         """Bot difficulties and the agent that plays each now (random until the others exist)."""

@@ -39,6 +39,8 @@ IDLE_SECONDS = float(os.environ.get("ROBOTABLE_IDLE_SECONDS", "300"))
 PRESENCE_DEBOUNCE = 0.3
 #: Another process's presence counts this long after it last said so (it repeats every sweep).
 PRESENCE_TTL = 30.0
+#: Seconds a move that lost its compare-and-set waits for the winner's news before reading the database.
+RACE_NEWS_WAIT = 0.25
 
 
 class TableCache:
@@ -51,12 +53,16 @@ class TableCache:
         self._presence_due: dict[str, asyncio.TimerHandle] = {}
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
+        self._wanted: dict[str, int | None] = {}  # the version each scheduled catch-up is for (None: unknown)
         self._held: dict[str, dict[int, News]] = {}  # move news that came while the table was busy here
+        self._news_waiters: dict[str, asyncio.Event] = {}  # tables whose lost race waits for news
         self._presence_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="robotable-presence")
         self._tasks: set[asyncio.Task[None]] = set()
         self._janitor: asyncio.Task[None] | None = None
         self._last_presence_repeat = 0.0
-        self.catch_ups = 0  # moves read from the database that another process made (tests, benchmarks)
+        self.catch_ups = 0  # moves another process made, applied here (tests, benchmarks)
+        self.reads = 0  # catch-ups that read the database
+        self.race_catch_ups = 0  # compare-and-sets lost to another process
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -99,7 +105,7 @@ class TableCache:
         for table_id, version in stored.items():
             live = self.manager.live.get(table_id)
             if live is not None and version != live.row.version:
-                self.schedule(table_id)
+                self.schedule(table_id, version)
 
     async def resync_all(self) -> None:
         """After the fan-out (re)connected: news may have been missed, check every table with sockets."""
@@ -118,8 +124,15 @@ class TableCache:
         async with live.lock:
             await self.refresh_locked(live)
 
-    def schedule(self, table_id: str) -> None:
-        """Catch ``table_id`` up in the background (coalesced: at most one catch-up runs per table)."""
+    def schedule(self, table_id: str, version: int | None = None) -> None:
+        """Catch ``table_id`` up in the background (coalesced: at most one catch-up runs per table).
+
+        ``version`` is the stored version news or a sweep told of: a copy that reached it meanwhile (the
+        move that lost a race applies the news it waited for) reads nothing. None: read the database."""
+        if version is None or self._wanted.get(table_id, 0) is None:
+            self._wanted[table_id] = None
+        else:
+            self._wanted[table_id] = max(self._wanted.get(table_id) or 0, version)
         task = self._syncing.get(table_id)
         if task is not None and not task.done():
             self._dirty.add(table_id)
@@ -130,12 +143,14 @@ class TableCache:
         try:
             while True:
                 self._dirty.discard(table_id)
+                wanted = self._wanted.pop(table_id, None)
                 live = self.manager.live.get(table_id)
                 if live is None:
                     self._held.pop(table_id, None)
                     return
                 async with live.lock:
-                    await self.refresh_locked(live)
+                    if wanted is None or live.row.version < wanted:
+                        await self.refresh_locked(live)
                 if table_id not in self._dirty:
                     return
         except asyncio.CancelledError:
@@ -155,6 +170,7 @@ class TableCache:
         manager = self.manager
         if self._apply_held(live):
             return True
+        self.reads += 1
         loaded, clock = await asyncio.to_thread(self._read_changes, live)
         if loaded is None:
             return False
@@ -190,6 +206,25 @@ class TableCache:
             manager.deliver(live, "table")
         return True
 
+    async def catch_up_after_race(self, live: LiveTable) -> bool:
+        """Catch ``live`` up after its write lost a compare-and-set (its lock held): another process
+        wrote first (two seats that choose at once, through two processes). The winner publishes its
+        move right after committing, so with the fan-out connected this first waits a moment for that
+        news, which brings the move without reading the database; :meth:`refresh_locked` then reads
+        whatever the news did not bring."""
+        if self.manager.fanout.connected and live.row.version + 1 not in self._held.get(live.id, {}):
+            waiter = self._news_waiters.setdefault(live.id, asyncio.Event())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter.wait(), RACE_NEWS_WAIT)
+            self._news_waiters.pop(live.id, None)
+        self.race_catch_ups += 1
+        return await self.refresh_locked(live)
+
+    def _news_came(self, table_id: str) -> None:
+        waiter = self._news_waiters.get(table_id)
+        if waiter is not None:
+            waiter.set()
+
     def _read_changes(self, live: LiveTable) -> tuple[Any, Any]:
         """The stored changes ``live`` lacks and the table's clocks, in one trip to a worker thread (so
         the summaries that follow never read the clocks on the event loop)."""
@@ -207,6 +242,12 @@ class TableCache:
 
     async def receive(self, news: News) -> None:
         """News published by another process: deliver it to the sockets here."""
+        try:
+            self._receive(news)
+        finally:
+            self._news_came(news.table)
+
+    def _receive(self, news: News) -> None:
         manager = self.manager
         if news.kind == PRESENCE:
             seats = frozenset(int(s) for s in (news.message or {}).get("seats", ()))
@@ -227,7 +268,7 @@ class TableCache:
             return
         if news.kind in MESSAGE_KINDS or news.message is not None:
             if live is not None and news.version > live.row.version:
-                self.schedule(news.table)  # it came with a stored change we have not seen
+                self.schedule(news.table, news.version)  # it came with a stored change we have not seen
             if news.message is not None:
                 manager.hub.broadcast_to(news.table, news.message, news.seats)
             return
@@ -240,7 +281,7 @@ class TableCache:
             elif self._apply_news(live, news):
                 return
         if live is not None and news.version != live.row.version:
-            self.schedule(news.table)
+            self.schedule(news.table, news.version)
         elif live is not None and news.kind == "table":  # a change kept beside the table (its clocks)
             self._read_clocks_again(live)
 
@@ -432,6 +473,8 @@ class TableCache:
             "live_tables": len(self.manager.live),
             "sockets": self.manager.hub.count(),
             "catch_up_moves": self.catch_ups,
+            "catch_up_reads": self.reads,
+            "races_lost": self.race_catch_ups,
             "fanout_connected": self.manager.fanout.connected,
         }
 

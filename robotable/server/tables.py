@@ -503,7 +503,7 @@ class TableManager:
         try:
             stamp, clock_writes = await asyncio.to_thread(commit)
         except StaleTable:
-            await self.cache.refresh_locked(live)  # another process changed it: catch up, then retry
+            await self.cache.catch_up_after_race(live)  # another process changed it: catch up, then retry
             raise Raced("the table changed meanwhile; look again and retry") from None
         if result is not None:  # rated before anyone sees the result, so the result and ratings agree
             await self._rate(live, result)

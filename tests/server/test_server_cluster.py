@@ -235,3 +235,51 @@ def test_after_a_redis_outage_b_catches_up_without_skipping_a_move(cluster, own_
         assert b.api("GET", f"/api/tables/{table}").json()["moves"] == after
     finally:
         watcher.close()
+
+
+def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(cluster) -> None:
+    """TF22's players choose at once: seat 0 plays through A and seat 1 through B, as browsers do (a
+    websocket each, moves sent when their update came), at the same time, round after round. Both choices
+    land every time, and the process whose write lost the compare-and-set takes the winner's move from the
+    fan-out's news, not from the database."""
+    a, b = cluster(2)
+    made = new_table(a, [HUMAN, HUMAN])
+    table, tokens = made["table"]["id"], made["tokens"]
+    servers = {0: a, 1: b}
+    sockets = {seat: Socket(f"{s.ws_url}/ws/tables/{table}?seat={seat}", tokens[seat]) for seat, s in servers.items()}
+    rng = random.Random(11)
+    moves = 0
+    try:
+        for _ in range(12):
+            seen = {
+                seat: ws.until(lambda m, at=moves: m["type"] in ("snapshot", "update") and m["moves"] >= at)
+                for seat, ws in sockets.items()
+            }
+            bodies = {
+                seat: {"seat": seat, "action": rng.choice(m["legal"]), "after": m["moves"]}
+                for seat, m in seen.items()
+                if m["legal"] and m["moves"] == moves
+            }
+            if not bodies:
+                break
+
+            def move(seat: int, bodies: dict[int, Any] = bodies) -> Any:
+                url = f"/api/tables/{table}/moves"
+                return servers[seat].api("POST", url, json=bodies[seat], headers=bearer(tokens[seat]))
+
+            with ThreadPoolExecutor(2) as pool:
+                answers = list(pool.map(move, sorted(bodies)))
+            assert [r.status_code for r in answers] == [200] * len(bodies), [r.text for r in answers]
+            moves = max(r.json()["moves"] for r in answers)
+        assert moves >= 12
+        figures = [s.api("GET", "/api/server").json() for s in (a, b)]
+        assert all(f["fanout_connected"] for f in figures)
+        assert sum(f["races_lost"] for f in figures) >= 1  # the choices really raced
+        assert sum(f["catch_up_moves"] for f in figures) >= moves  # each move reached the other process
+        # a lost race used to read the table from the database every time
+        assert sum(f["catch_up_reads"] for f in figures) <= 2, figures
+        assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
+        assert b.api("GET", f"/api/tables/{table}").json()["moves"] == moves
+    finally:
+        for ws in sockets.values():
+            ws.close()
