@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .errors import BadInput
+from .errors import BadInput, Message, Reason, reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,26 +78,78 @@ class ActionCodec:
             self.fields[cls.type] = [(f.name, hints[f.name]) for f in dataclasses.fields(cls)]
 
     def from_json(self, data: object) -> Action:
-        """Build an action from its JSON form; raise :class:`BadInput` naming what is wrong."""
+        """Build an action from its JSON form; raise :class:`BadInput` naming what is wrong (with a
+        ``app:errors.action.*`` code: docs/i18n.md)."""
         where = f"{self.game_id} action"
+        game = Message(self.game_id, f"{self.game_id}:name")
         if not isinstance(data, Mapping):
-            raise BadInput(f"{where}: expected a JSON object, got {type(data).__name__}")
+            raise BadInput(
+                reason(
+                    "app:errors.action.not_object",
+                    "{game} action: expected a JSON object, got {got}",
+                    game=game,
+                    got=type(data).__name__,
+                )
+            )
         kind = data.get("type")
         if not isinstance(kind, str):
-            raise BadInput(f"{where}: 'type' must be a string, got {type(kind).__name__}")
+            raise BadInput(
+                reason(
+                    "app:errors.action.type_not_string",
+                    "{game} action: 'type' must be a string, got {got}",
+                    game=game,
+                    got=type(kind).__name__,
+                )
+            )
         if kind not in self.classes:
             known = ", ".join(sorted(self.classes))
-            raise BadInput(f"{where}: unknown type {kind!r} (one of: {known})")
+            raise BadInput(
+                reason(
+                    "app:errors.action.unknown_type",
+                    "{game} action: unknown type {type} (one of: {known})",
+                    game=game,
+                    type=repr(kind),
+                    known=known,
+                )
+            )
         where = f"{where} {kind!r}"
         spec = self.fields[kind]
         extra = set(data) - {"type"} - {name for name, _ in spec}
         if extra:
-            raise BadInput(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+            raise BadInput(
+                reason(
+                    "app:errors.action.unknown_fields",
+                    "{game} action {type}: unknown field(s) {fields}",
+                    game=game,
+                    type=repr(kind),
+                    fields=", ".join(sorted(map(str, extra))),
+                )
+            )
         values = {}
         for name, tp in spec:
             if name not in data:
-                raise BadInput(f"{where}: missing field {name!r}")
-            values[name] = decode_value(data[name], tp, f"{where}: field {name!r}")
+                raise BadInput(
+                    reason(
+                        "app:errors.action.missing_field",
+                        "{game} action {type}: missing field {field}",
+                        game=game,
+                        type=repr(kind),
+                        field=repr(name),
+                    )
+                )
+            try:
+                values[name] = decode_value(data[name], tp, f"{where}: field {name!r}")
+            except BadInput as exc:
+                if isinstance(exc.args[0] if exc.args else None, Reason):
+                    raise
+                text = str(exc)  # the English as before, with the catalogue's shorter form beside it
+                raise BadInput(
+                    Reason(
+                        text,
+                        "app:errors.action.bad_field",
+                        {"game": game, "type": repr(kind), "field": repr(name), "detail": text.rsplit(": ", 1)[-1]},
+                    )
+                ) from None
         return self.classes[kind](**values)
 
 

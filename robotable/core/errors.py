@@ -17,9 +17,15 @@ class Reason(str):
     namespace (docs/i18n.md) and ``params`` its values. It is a ``str`` (the engine's English, unchanged),
     so records, logs and the Python API read it as before; build one with :func:`reason`.
 
-    Seats in ``params`` are 0-based indexes, as in the English. A param named ``seat`` or ending in
-    ``_seat`` is one seat, one named ``seats`` or ending in ``_seats`` a list of seats: the server turns
-    them to the numbers people read (from 1) before the catalogue shows them (:func:`seat_params`).
+    Params are as the English writes them: seats and places as 0-based indexes, components by their ids.
+    Their names declare what people read instead (:func:`person_params`, used by the server):
+
+    - a param named ``seat`` or ending in ``_seat`` is one seat, ``seats`` / ``*_seats`` a list of seats;
+      a param named after a :data:`PLACES` kind (``slot``, ``pile``, ``line``, ``section``, or ending in
+      ``_slot``, ...) is a place the engine counts from 0 (``*_slots`` ... a list): people read them from 1;
+    - a value that is a :class:`Message` (a component's name: ``name(id, "names.parts")``, or any message
+      of the catalogue), a :class:`Messages` list or a coded :class:`Reason` (a refusal inside a refusal)
+      is sent as its catalogue key and params, and the client shows it in the reader's language.
 
     >>> r = reason("refusals.no_torso", "seat {seat} has no torso", seat=0)
     >>> r, r.code, r.params
@@ -40,9 +46,63 @@ class Reason(str):
         return self
 
 
+class Message(str):
+    """A value inside a refusal that people read from the catalogue: its ``str`` is the engine's English
+    (an id such as ``hand-20``, so the refusal's English is unchanged), ``key`` the catalogue key of what
+    people read (in the game's namespace unless it names one: ``names.parts.hand-20``) and ``params`` its
+    values (converted like a :class:`Reason`'s).
+
+    >>> m = name("hand-20", "names.parts")
+    >>> m, m.key, m.params
+    ('hand-20', 'names.parts.hand-20', {})
+    >>> person_params({"tile": m, "slot": 0}, "robots-on-the-line")
+    {'tile': {'key': 'robots-on-the-line:names.parts.hand-20', 'params': {}, 'text': 'hand-20'}, 'slot': 1}
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, key: str, params: dict[str, Any] | None = None) -> Message:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.params = dict(params or {})
+        return self
+
+
+class Messages(str):
+    """A list of :class:`Message` read as one value: its ``str`` is the engine's English, the items joined
+    by ``separator``; people read the items in their language joined by the catalogue's
+    ``app:list.separator``.
+
+    >>> ms = Messages([name("red", "names.colour"), name("blue", "names.colour")], "; ")
+    >>> str(ms), person_params({"colours": ms}, "tf22-reload")["colours"][1]["key"]
+    ('red; blue', 'tf22-reload:names.colour.blue')
+    """
+
+    items: list[Message]
+
+    def __new__(cls, items: list[Message], separator: str = ", ", text: str | None = None) -> Messages:
+        """``text`` is the English when it is not the items joined (``str(a_list)``, say)."""
+        self = super().__new__(cls, separator.join(items) if text is None else text)
+        self.items = list(items)
+        return self
+
+
 def reason(code: str, template: str, **params: Any) -> Reason:
-    """The refusal ``template.format(**params)`` (English, 0-based seats) with its catalogue ``code``."""
+    """The refusal ``template.format(**params)`` (English, 0-based seats) with its catalogue ``code`` (a
+    key in the game's namespace, or ``"app:..."`` for one the engine core gives in every game)."""
     return Reason(template.format(**params), code, params)
+
+
+def name(component: object, group: str) -> Message:
+    """A component named by the catalogue: ``component`` (its id, as the English writes it) read as the
+    name under ``group`` (``names.parts`` gives ``names.parts.<id>``)."""
+    return Message(str(component), f"{group}.{component}")
+
+
+#: Places a game counts from 0 and people read from 1, by param name (``slot``, ``*_slot``; lists
+#: ``*_slots``). A place the engine already counts from 1 (Robots on the Line's ``space``) is not one.
+PLACES = ("slot", "pile", "line", "section")
 
 
 def is_seat(name: str) -> bool:
@@ -55,24 +115,80 @@ def is_seat_list(name: str) -> bool:
     return name == "seats" or name.endswith("_seats")
 
 
-def seat_params(params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` as people read them: seats numbered from 1 (a list joined "1, 3"), other values that are
-    not JSON scalars written as the English writes them."""
+def is_place(name: str) -> bool:
+    """Whether a :class:`Reason` param names one place counted from 0 (``slot``, ``*_slot``: :data:`PLACES`)."""
+    return any(name == kind or name.endswith(f"_{kind}") for kind in PLACES)
+
+
+def is_place_list(name: str) -> bool:
+    """Whether a :class:`Reason` param names a list of places counted from 0 (``slots``, ``*_slots``)."""
+    return any(name == f"{kind}s" or name.endswith(f"_{kind}s") for kind in PLACES)
+
+
+def is_from_zero(name: str) -> bool:
+    """Whether a param is numbered from 0 by the engine and from 1 for people (a seat or a place)."""
+    return is_seat(name) or is_place(name)
+
+
+def person_params(params: dict[str, Any], namespace: str | None = None) -> dict[str, Any]:
+    """``params`` as people read them: seats and places numbered from 1 (a list joined "1, 3"), a
+    :class:`Message` as ``{"key", "params", "text"}`` (its key in ``namespace`` unless it names one), a
+    :class:`Messages` as a list of those, other values that are not JSON scalars written as the English
+    writes them.
+
+    >>> person_params({"line": 0, "space": 3, "last_slot": 5, "piles": [0, 1]})
+    {'line': 1, 'space': 3, 'last_slot': 6, 'piles': '1, 2'}
+    """
     out: dict[str, Any] = {}
-    for name, value in params.items():
-        if is_seat(name) and type(value) is int:
-            out[name] = value + 1
-        elif is_seat_list(name) and isinstance(value, list | tuple):
-            out[name] = ", ".join(str(s + 1) for s in value)
+    for key, value in params.items():
+        if isinstance(value, Messages):
+            out[key] = [_message(m, namespace) for m in value.items]
+        elif isinstance(value, Message):
+            out[key] = _message(value, namespace)
+        elif isinstance(value, Reason) and value.code:  # a refusal inside a refusal: its own message
+            out[key] = _message(Message(str(value), value.code, value.params), namespace)
+        elif is_from_zero(key) and type(value) is int:
+            out[key] = value + 1
+        elif (is_seat_list(key) or is_place_list(key)) and isinstance(value, list | tuple):
+            out[key] = ", ".join(str(s + 1) for s in value)
         elif value is None or isinstance(value, str | int | float | bool):
-            out[name] = value
+            out[key] = value
         else:
-            out[name] = str(value)
+            out[key] = str(value)
     return out
 
 
+def _message(m: Message, namespace: str | None) -> dict[str, Any]:
+    key = m.key if ":" in m.key or namespace is None else f"{namespace}:{m.key}"
+    return {"key": key, "params": person_params(m.params, namespace), "text": str(m)}
+
+
+def seat_params(params: dict[str, Any]) -> dict[str, Any]:
+    """:func:`person_params` without a namespace (kept for its callers)."""
+    return person_params(params)
+
+
 class RobotableError(Exception):
-    """Base class of every error Robotable raises on purpose."""
+    """Base class of every error Robotable raises on purpose.
+
+    Raised with a :class:`Reason`, it keeps the reason's ``code`` and ``params`` (else ``None``): a code
+    with a namespace (``app:errors.action.missing_field``) is absolute, one without is in the namespace of
+    ``game``, the id of the game raising it when it says so.
+    """
+
+    def __init__(self, message: object = "", *args: object, game: str | None = None) -> None:
+        super().__init__(message, *args)
+        self.code: str | None = message.code if isinstance(message, Reason) else None
+        self.params: dict[str, Any] | None = dict(message.params) if isinstance(message, Reason) else None
+        self.game = game
+
+    def catalogue_code(self) -> str | None:
+        """The full catalogue key of this error (``<namespace>:<key>``), or ``None`` if it has none."""
+        if not self.code:
+            return None
+        if ":" in self.code:
+            return self.code
+        return f"{self.game}:{self.code}" if self.game else None
 
 
 class BadInput(RobotableError, ValueError):
@@ -95,12 +211,6 @@ class IllegalAction(RobotableError):
     >>> IllegalAction("plain").code is None
     True
     """
-
-    def __init__(self, message: object = "", *args: object, game: str | None = None) -> None:
-        super().__init__(message, *args)
-        self.code: str | None = message.code if isinstance(message, Reason) else None
-        self.params: dict[str, Any] | None = dict(message.params) if isinstance(message, Reason) else None
-        self.game = game
 
 
 class NotYourTurn(IllegalAction):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, ActionEncoding, Event
-from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn
+from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn, reason
 from .options import Option, check_options
 from .result import Result
 from .rng import Rng
@@ -299,12 +299,24 @@ class State(ABC):
 
     def why_illegal(self, player: int, action: Action) -> str:
         """A player-facing reason an action is refused (games override for sharper reasons)."""
-        return f"{action.to_json()} is not a legal action for seat {player} now"
+        return reason(
+            "app:errors.action.not_legal_now",
+            "{action} is not a legal action for seat {seat} now",
+            action=action.to_json(),
+            seat=player,
+        )
 
     def check(self, player: int, action: Action) -> None:
         """Raise the right error if ``player`` may not take ``action`` now; change nothing."""
         if type(player) is not int or not 0 <= player < self.num_players:
-            raise BadInput(f"seat must be an integer from 0 to {self.num_players - 1}, got {player!r}")
+            raise BadInput(
+                reason(
+                    "app:errors.action.bad_seat",
+                    "seat must be an integer from 0 to {last_seat}, got {got}",
+                    last_seat=self.num_players - 1,
+                    got=repr(player),
+                )
+            )
         if type(action) not in self.game.action_type_set:
             raise BadInput(f"not a {self.game.id} action: {action!r} (build one with game.action_from_json)")
         waiting = self.to_act()

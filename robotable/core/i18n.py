@@ -132,7 +132,9 @@ def translate(key: str, lang: str | None = None, **params: Any) -> str:
     """The message ``key`` (``"namespace:dotted.key"``) in ``lang`` with ``{{params}}`` filled in.
 
     ``count`` chooses the plural form (``key_one`` / ``key_other``); an unknown language is English; a key
-    missing in ``lang`` comes from English, and a key missing there too is returned as is.
+    missing in ``lang`` comes from English, and a key missing there too is returned as is. A param that is
+    a message (``{"key": ..., "params": {...}}``, as the server sends a refusal's names) or a list of them
+    is shown translated, as the browser's ``errorText`` shows it.
     """
     lang = lang if lang in languages() else DEFAULT
     text = None
@@ -146,7 +148,20 @@ def translate(key: str, lang: str | None = None, **params: Any) -> str:
             break
     if text is None:
         return key
-    return VARIABLE.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text)
+    shown = {name: _shown(value, lang) for name, value in params.items()}
+    return VARIABLE.sub(lambda m: shown[m.group(1)] if m.group(1) in shown else m.group(0), text)
+
+
+def _shown(value: Any, lang: str) -> str:
+    """A param as the text shows it: a message ``{"key", "params"}`` (``core.errors.person_params``) in
+    ``lang`` (its ``text`` if the catalogue has no such key), a list of them joined by ``app:list.separator``."""
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        if lookup(value["key"], lang) is None and lookup(value["key"], DEFAULT) is None and "text" in value:
+            return str(value["text"])
+        return translate(value["key"], lang, **(value.get("params") or {}))
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return translate("app:list.separator", lang).join(_shown(v, lang) for v in value)
+    return str(value)
 
 
 def variables(text: str) -> set[str]:

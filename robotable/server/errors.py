@@ -2,8 +2,10 @@
 
 An answer is ``{"detail": "the English message", "code": "app:errors.<key>", "params": {...}}``: ``code`` is
 a key of the message catalogue (docs/i18n.md) that the client shows as ``t(code, params)`` in the
-reader's language. An engine refusal given as a ``Reason`` answers with the game's key
-(``<game id>:<code>``) and its params, seats numbered from 1 (``detail`` stays the engine's English). A
+reader's language. An engine refusal or malformed input given as a ``Reason`` answers with the game's key
+(``<game id>:<code>``, or the core's ``app:errors.action.*``) and its params as people read them: seats and
+places numbered from 1, components as catalogue keys (``core.errors.person_params``; ``detail`` stays the
+engine's English). A
 refusal without a code of its own gets its class's generic one, whose text carries the English detail
 (``params = {"detail": ...}``).
 """
@@ -15,7 +17,7 @@ import logging
 from typing import Any
 
 from robotable.core import BadInput, GameOver, IllegalAction, NotYourTurn, RobotableError
-from robotable.core.errors import seat_params
+from robotable.core.errors import person_params
 
 log = logging.getLogger("robotable.server")
 
@@ -74,9 +76,12 @@ def from_game_error(exc: RobotableError) -> ApiError:
         return Conflict(detail, code="app:errors.not_your_turn", params={"detail": detail})
     if isinstance(exc, GameOver):
         return Conflict(str(exc), code="app:errors.game_over")
-    if isinstance(exc, IllegalAction) and exc.code and exc.game:
-        # the game's own key for this refusal; its seats as people read them (core.errors.Reason)
-        return Conflict(str(exc), code=f"{exc.game}:{exc.code}", params=seat_params(exc.params or {}))
+    code = exc.catalogue_code()
+    if code:
+        # the game's (or the core's) own key; seats, places and names as people read them (core.errors.Reason)
+        params = person_params(exc.params or {}, code.split(":", 1)[0])
+        cls = Conflict if isinstance(exc, IllegalAction) else ApiError
+        return cls(str(exc), code=code, params=params)
     if isinstance(exc, IllegalAction):
         return Conflict(str(exc), code="app:errors.illegal", params={"detail": str(exc)})
     if isinstance(exc, BadInput):

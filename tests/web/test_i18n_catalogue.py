@@ -30,6 +30,7 @@ JS_KEY = re.compile(r"""(?<![\w.$])t\(\s*(["'`])([^"'`$\\]+)\1""")
 JS_PREFIX = re.compile(r"""(?<![\w.$])t\(\s*`([^`$]*)\$\{""")
 PY_KEY = re.compile(r"""(?<![\w.])(?:translate\(\s*|code\s*=\s*)(["'])([a-z0-9-]+:[^"']+)\1""")
 REASON_KEY = re.compile(r"""(?<![\w.])reason\(\s*(["'])([a-z0-9_]+(?:\.[a-z0-9_]+)+)\1""")
+ABSOLUTE_REASON_KEY = re.compile(r"""(?<![\w.])(?:reason|Reason)\(\s*(?:text,\s*)?(["'])([a-z0-9-]+:[^"']+)\1""")
 HTML_KEY = re.compile(r"""data-i18n="([^"]+)\"""")
 HTML_ATTR = re.compile(r"""data-i18n-attr="([^"]+)\"""")
 
@@ -61,6 +62,8 @@ def used_keys() -> dict[str, set[str]]:
                 add(pair.split(":", 1)[1], path)
     for path in ROOT.rglob("*.py"):
         for _, key in PY_KEY.findall(path.read_text(encoding="utf-8")):
+            add(key, path)
+        for _, key in ABSOLUTE_REASON_KEY.findall(path.read_text(encoding="utf-8")):
             add(key, path)
     for game in games.available():
         package = i18n.catalogue_path("en", game).parents[2]
@@ -170,6 +173,8 @@ def test_the_scan_finds_keys_and_misses() -> None:
     assert [k for _, k in PY_KEY.findall(py)] == ["app:errors.x", "app:errors.y"]
     py = """reason("refusals.a", "seat {seat}", seat=p); reason(\n  'refusals.b.c', "x"); x.reason("no.me")"""
     assert [k for _, k in REASON_KEY.findall(py)] == ["refusals.a", "refusals.b.c"]
+    core = """reason(\n "app:errors.action.x", "t"); Reason(\n  text,\n  "app:errors.action.y", {}); reason("a.z")"""
+    assert [k for _, k in ABSOLUTE_REASON_KEY.findall(core)] == ["app:errors.action.x", "app:errors.action.y"]
 
 
 # -- no player-facing text outside the catalogue --------------------------------------------------------

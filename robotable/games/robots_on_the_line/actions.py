@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from robotable.core import Action, BadInput
+from robotable.core import Action, BadInput, reason
 
 from .components import BUYER_IDS, LINES, PART_IDS, SECTIONS, SPACES, TORSO_IDS
 
@@ -178,7 +178,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
 
 
 def malformed(a: Action) -> str:
-    """What is malformed in an action's names and numbers ('' if nothing).
+    """What is malformed in an action's names and numbers ('' if nothing), as a coded ``Reason``.
 
     >>> malformed(TakePart(0, 7))
     'line must be 0-1 and space 1-6, got line 0, space 7'
@@ -186,67 +186,106 @@ def malformed(a: Action) -> str:
     try:
         return _malformed(a)
     except (TypeError, ValueError) as exc:  # fields of the wrong shape, built in Python
-        return f"malformed fields ({exc})"
+        return reason("refusals.malformed.fields", "malformed fields ({error})", error=str(exc))
 
 
 def _bad_space(a: TakePart) -> str:
     if a.line not in range(LINES) or a.space not in range(1, SPACES + 1):
-        return f"line must be 0-{LINES - 1} and space 1-{SPACES}, got line {a.line}, space {a.space}"
+        return reason(
+            "refusals.malformed.space",
+            "line must be 0-{last_line} and space 1-{spaces}, got line {line}, space {space}",
+            last_line=LINES - 1,
+            spaces=SPACES,
+            line=a.line,
+            space=a.space,
+        )
     return ""
 
 
 def _bad_pile(a: SearchJunk | TradeJunk | PickJunk) -> str:
     if a.pile not in range(LINES):
-        return f"pile must be 0-{LINES - 1}, got {a.pile}"
+        return reason(
+            "refusals.malformed.pile", "pile must be 0-{last_pile}, got {pile}", last_pile=LINES - 1, pile=a.pile
+        )
     if isinstance(a, SearchJunk | TradeJunk):
         return _bad_part(a)
     return ""
 
 
 def _bad_part(a: SearchJunk | TradeJunk | SellPart) -> str:
-    return "" if a.part in PART_IDS else f"unknown part {a.part!r}"
+    return "" if a.part in PART_IDS else reason("refusals.malformed.part", "unknown part {part}", part=repr(a.part))
 
 
 def _bad_torso(a: ChooseTorso) -> str:
-    return "" if a.torso in TORSO_IDS else f"unknown torso {a.torso!r}"
+    return (
+        "" if a.torso in TORSO_IDS else reason("refusals.malformed.torso", "unknown torso {torso}", torso=repr(a.torso))
+    )
 
 
 def _bad_switches(a: FlipSwitches) -> str:
     for name, (line, sec) in (("on", a.on), ("off", a.off)):
         if line not in range(LINES) or sec not in range(len(SECTIONS)):
-            return f"'{name}' must be [line 0-{LINES - 1}, section 0-{len(SECTIONS) - 1}], got {[line, sec]}"
+            return reason(
+                "refusals.malformed.switches",
+                "'{field}' must be [line 0-{last_line}, section 0-{last_section}], got {got}",
+                field=name,
+                last_line=LINES - 1,
+                last_section=len(SECTIONS) - 1,
+                got=[line, sec],
+            )
     return ""
 
 
 def _bad_switch(a: FlipSwitch) -> str:
     if a.line not in range(LINES) or a.section not in range(len(SECTIONS)):
-        return f"line must be 0-{LINES - 1} and section 0-{len(SECTIONS) - 1}"
+        return reason(
+            "refusals.malformed.switch",
+            "line must be 0-{last_line} and section 0-{last_section}",
+            last_line=LINES - 1,
+            last_section=len(SECTIONS) - 1,
+        )
     return ""
 
 
 def _bad_offer(a: Offer) -> str:
     if a.give_money < 0 or a.take_money < 0:
-        return "money in an offer cannot be negative"
+        return reason("refusals.trade.negative_money", "money in an offer cannot be negative")
     for name in a.give + a.take:
         if name not in PART_IDS and name not in TORSO_IDS:
-            return f"unknown tile {name!r}"
+            return reason("refusals.malformed.tile", "unknown tile {tile}", tile=repr(name))
     return ""
 
 
 def _bad_sale(a: SellRobot) -> str:
     if a.buyer not in BUYER_IDS:
-        return f"unknown buyer {a.buyer!r} (one of {', '.join(BUYER_IDS)})"
+        return reason(
+            "refusals.malformed.buyer",
+            "unknown buyer {buyer} (one of {buyers})",
+            buyer=repr(a.buyer),
+            buyers=", ".join(BUYER_IDS),
+        )
     for i, (name, x, y, rotation) in enumerate(a.layout):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
-            return f"layout[{i}]: x, y and rotation are integers"
+            return reason(
+                "refusals.malformed.layout_numbers", "layout[{index}]: x, y and rotation are integers", index=i
+            )
         if name not in PART_IDS and name not in TORSO_IDS:
-            return f"layout[{i}]: unknown tile {name!r}"
+            return reason(
+                "refusals.malformed.layout_tile", "layout[{index}]: unknown tile {tile}", index=i, tile=repr(name)
+            )
         if rotation not in range(4):
-            return f"layout[{i}]: rotation is 0 to 3 quarter turns clockwise, got {rotation}"
+            return reason(
+                "refusals.malformed.rotation",
+                "layout[{index}]: rotation is 0 to 3 quarter turns clockwise, got {rotation}",
+                index=i,
+                rotation=rotation,
+            )
     for field, names in (("batteries", a.batteries), ("magnets", a.magnets)):
         for name in names:
             if name not in PART_IDS:
-                return f"{field}: unknown part {name!r}"
+                return reason(
+                    "refusals.malformed.field_part", "{field}: unknown part {part}", field=field, part=repr(name)
+                )
     return ""
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from robotable.core.errors import Message, name
+
 CATALOGUE: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/catalogue.json").read_text())
 ENGINE: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/engine.json").read_text())
 
@@ -250,3 +252,32 @@ def _check_catalogue() -> None:
 
 
 _check_catalogue()
+
+
+# -- names in refusals: what the table shows (docs/i18n.md, "Engine refusals") ------------------------------
+
+
+def tile_name(tile: str) -> Message:
+    """A part or torso id in a refusal, read as the table names it (``names.parts`` / ``names.torsos``)."""
+    return name(tile, "names.torsos" if tile in TORSO_IDS else "names.parts")
+
+
+def buyer_name(buyer: Buyer) -> Message:
+    """A buyer in a refusal: the English writes its name, people read the catalogue's."""
+    return Message(buyer.name, f"names.buyers.{buyer.id}")
+
+
+def buyer_id_name(buyer_id: str) -> Message:
+    """A buyer named by its id in a refusal (an id that is no buyer reads as itself)."""
+    return name(buyer_id, "names.buyers")
+
+
+def kind_name(kind: str) -> Message:
+    """A kind of part in a refusal ("Head")."""
+    return name(kind, "names.kinds")
+
+
+def switch_name(line: int, section: int) -> Message:
+    """A switch in a refusal (the English writes ``[line, section]``), read as the table names it."""
+    spaces = "ui.spaces_4_6" if section else "ui.spaces_1_3"
+    return Message(str([line, section]), "ui.switch_name", {"line": line, "spaces": Message("", spaces)})

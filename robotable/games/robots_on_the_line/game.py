@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import Action, ActionEncoding, BadInput, BadOptions, Game, Option
+from robotable.core import Action, ActionEncoding, BadInput, BadOptions, Game, Option, reason
+from robotable.core.errors import Message
 from robotable.core.options import check_options
 
 from . import serialize
@@ -132,7 +133,16 @@ class RobotsOnTheLine(Game):
         action = super().action_from_json(data)
         problem = malformed(action)
         if problem:
-            raise BadInput(f"{self.id} action {action.type!r}: {problem}")
+            raise BadInput(
+                reason(
+                    "refusals.malformed_input",
+                    "{game} action {type}: {problem}",
+                    game=Message(self.id, "name"),
+                    type=repr(action.type),
+                    problem=problem,
+                ),
+                game=self.id,
+            )
         return action
 
     def state_from_json(self, data: object) -> RotlState:

@@ -32,6 +32,8 @@ from .components import (
     SECTIONS,
     SPACES,
     part_index,  # noqa: F401  (used by the doctest)
+    switch_name,
+    tile_name,
 )
 
 if TYPE_CHECKING:
@@ -233,7 +235,9 @@ def check_search(s: RotlState, p: int, a: SearchJunk) -> str | None:
             money=s.money[p],
         )
     if PART_IDS.get(a.part, -1) not in s.junk[a.pile]:
-        return reason("refusals.junk.part_not_in_pile", "{tile} is not in junk pile {pile}", tile=a.part, pile=a.pile)
+        return reason(
+            "refusals.junk.part_not_in_pile", "{tile} is not in junk pile {pile}", tile=tile_name(a.part), pile=a.pile
+        )
     return None
 
 
@@ -291,9 +295,9 @@ def check_flip_switches(s: RotlState, p: int, a: FlipSwitches) -> str | None:
                 section=sec,
             )
     if s.switches[a.on[0]][a.on[1]]:
-        return reason("refusals.line.switch_already_on", "switch {switch} is already ON", switch=list(a.on))
+        return reason("refusals.line.switch_already_on", "switch {switch} is already ON", switch=switch_name(*a.on))
     if not s.switches[a.off[0]][a.off[1]]:
-        return reason("refusals.line.switch_already_off", "switch {switch} is already OFF", switch=list(a.off))
+        return reason("refusals.line.switch_already_off", "switch {switch} is already OFF", switch=switch_name(*a.off))
     return None
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from robotable.core import Action, Event, reason
+from robotable.core.errors import Message, Messages
 
 from .actions import PickJunk, SellPart, SellRobot, StopPicking
 from .components import (
@@ -28,6 +29,10 @@ from .components import (
     TORSOS,
     BonusTile,
     Requirement,
+    buyer_id_name,
+    buyer_name,
+    kind_name,
+    tile_name,
 )
 from .geometry import Measures, assemble, measure, meets, shortfall
 from .line import pid
@@ -103,10 +108,12 @@ def hunter_actions(s: RotlState, p: int) -> list[SellPart]:
 def check_sell_part(s: RotlState, p: int, a: SellPart) -> str | None:
     part = PART_IDS.get(a.part, -1)
     if part not in s.hands[p]:
-        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=a.part, seat=p)
+        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=tile_name(a.part), seat=p)
     if PARTS[part].kind in HUNTER_NEVER:
         return reason(
-            "refusals.sale.hunter_never_buys", "the Bargain Hunter never buys a {kind}", kind=PARTS[part].kind
+            "refusals.sale.hunter_never_buys",
+            "the Bargain Hunter never buys a {kind}",
+            kind=kind_name(PARTS[part].kind),
         )
     return None
 
@@ -138,40 +145,63 @@ def _check_tiles(s: RotlState, p: int, a: SellRobot) -> str | None:
             return reason(
                 "refusals.sale.not_your_torso",
                 "{tile} is not seat {seat}'s torso ({torso})",
-                tile=name,
+                tile=tile_name(name),
                 seat=p,
-                torso=torso_id,
+                torso=tile_name(torso_id),
             )
         if PART_IDS.get(name, -1) not in hand:
-            return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=name, seat=p)
+            return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=tile_name(name), seat=p)
     if torso_id not in [item[0] for item in a.layout]:
         return reason(
             "refusals.sale.torso_not_placed",
             "the layout does not place seat {seat}'s torso {torso}",
             seat=p,
-            torso=torso_id,
+            torso=tile_name(torso_id),
         )
     for name in a.batteries:
         if PARTS[PART_IDS[name]].kind != "battery":
             return reason(
                 "refusals.sale.not_a_battery",
                 "{tile} is not a battery (only batteries are sold alongside a robot)",
-                tile=name,
+                tile=tile_name(name),
             )
     for name in a.magnets:
         if PART_IDS[name] not in MAGNETS:
-            return reason("refusals.sale.not_a_magnet", "{tile} is not a magnet", tile=name)
+            return reason("refusals.sale.not_a_magnet", "{tile} is not a magnet", tile=tile_name(name))
     return None
+
+
+#: What keeps a robot from being finished, by the start of the geometry module's English for it: the key
+#: of what people read (``refusals.sale.problem.*``).
+_PROBLEMS = (
+    ("no torso", "no_torso"),
+    ("no head", "no_head"),
+    ("no base", "no_base"),
+    ("open port", "open_port"),
+)
+
+
+def problem_name(text: str) -> Message:
+    """One of the geometry module's problems (English) as a message people read in their language."""
+    for start, key in _PROBLEMS:
+        if text.startswith(start):
+            return Message(text, f"refusals.sale.problem.{key}")
+    for part, key in (("overlap at", "overlap"), ("is not connected", "not_connected"), ("torsos (", "torsos")):
+        if part in text:
+            return Message(text, f"refusals.sale.problem.{key}")
+    return Message(text, "refusals.sale.problem.other")
 
 
 def check_sell_robot(s: RotlState, p: int, a: SellRobot) -> str | None:
     slot = buyer_slot(s, a.buyer)
     if slot < 0:
-        return reason("refusals.sale.no_such_buyer", "{buyer} is not a buyer in play", buyer=a.buyer)
+        return reason("refusals.sale.no_such_buyer", "{buyer} is not a buyer in play", buyer=buyer_id_name(a.buyer))
     buyer = BUYERS[s.buyers[slot]]
     if not buying(s, slot):
         return reason(
-            "refusals.sale.buyer_out_of_money", "{buyer} has no money left and buys no more robots", buyer=buyer.name
+            "refusals.sale.buyer_out_of_money",
+            "{buyer} has no money left and buys no more robots",
+            buyer=buyer_name(buyer),
         )
     if s.torso[p] < 0:
         return reason("refusals.sale.no_torso", "seat {seat} has no torso", seat=p)
@@ -183,23 +213,27 @@ def check_sell_robot(s: RotlState, p: int, a: SellRobot) -> str | None:
         return reason(
             "refusals.sale.no_magnet_requirement",
             "{buyer} has no magnet requirement: magnets are not handed over",
-            buyer=buyer.name,
+            buyer=buyer_name(buyer),
         )
     robot = assemble(a.layout)
     if robot.problems:
         return reason(
             "refusals.sale.not_finished",
             "the robot is not finished: {problems}",
-            problems="; ".join(robot.problems[:3]),
+            problems=Messages([problem_name(text) for text in robot.problems[:3]], "; "),
         )
     m = measure(robot, [PART_IDS[b] for b in a.batteries])
-    short = [shortfall(r, m, len(a.magnets)) for r in reqs if not meets(r, m, len(a.magnets))]
+    short = [
+        Message(shortfall(r, m, len(a.magnets)), f"names.requirements.{r.id}")
+        for r in reqs
+        if not meets(r, m, len(a.magnets))
+    ]
     if short:
         return reason(
             "refusals.sale.requirements_not_met",
             "{buyer}'s requirements are not met: {shortfalls}",
-            buyer=buyer.name,
-            shortfalls="; ".join(short),
+            buyer=buyer_name(buyer),
+            shortfalls=Messages(short, "; "),
         )
     return None
 

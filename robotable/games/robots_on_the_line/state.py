@@ -270,18 +270,18 @@ class RotlState(State):
         return self._problem(player, action) is None
 
     def why_illegal(self, player: int, action: Action) -> str:
-        return self._problem(player, action) or f"{action.to_json()} is legal"
+        return self._problem(player, action) or reason("refusals.legal", "{action} is legal", action=action.to_json())
 
     def _problem(self, p: int, a: Action) -> str | None:
         """Why seat ``p`` may not take ``a`` now, in players' words; ``None`` if it may."""
         if self.phase == OVER:
-            return "the game is over"
+            return reason("refusals.game_over", "the game is over")
         wrong = malformed(a)
         if wrong:
-            return f"malformed {a.type} action: {wrong}"
+            return reason("refusals.malformed_action", "malformed {type} action: {problem}", type=a.type, problem=wrong)
         rule = RULES.get(type(a))
         if rule is None:
-            return f"{a.to_json()} is not an action of this game"
+            return reason("refusals.not_an_action", "{action} is not an action of this game", action=a.to_json())
         if not isinstance(a, Offer) and p not in self.to_act():
             return reason(
                 "refusals.not_to_act",

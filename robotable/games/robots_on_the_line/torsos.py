@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from robotable.core import Action, Event, reason
 
 from .actions import ChooseTorso, SwapTorso, TakeTorso
-from .components import COSTS, TORSO_IDS, TORSOS
+from .components import COSTS, TORSO_IDS, TORSOS, tile_name
 
 if TYPE_CHECKING:
     from .state import RotlState
@@ -51,7 +51,7 @@ def _check_empty_handed(s: RotlState, p: int) -> str | None:
             "refusals.torso.one_in_hand",
             "one torso in hand at a time: seat {seat} holds {torso}",
             seat=p,
-            torso=tid(s.torso[p]),
+            torso=tile_name(tid(s.torso[p])),
         )
     return None
 
@@ -79,7 +79,7 @@ def check_choose_torso(s: RotlState, p: int, a: ChooseTorso) -> str | None:
             money=s.money[p],
         )
     if TORSO_IDS.get(a.torso, -1) not in s.torso_pile:
-        return reason("refusals.torso.not_in_stack", "{torso} is not in the torso stack", torso=a.torso)
+        return reason("refusals.torso.not_in_stack", "{torso} is not in the torso stack", torso=tile_name(a.torso))
     return None
 
 

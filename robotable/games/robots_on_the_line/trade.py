@@ -18,9 +18,10 @@ import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from robotable.core import Action, Event, reason
+from robotable.core.errors import Message
 
 from .actions import OFFER_WINDOW, Accept, Decline, Offer, TradeJunk
-from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, PARTS, TORSO_IDS, TORSOS
+from .components import JUNK_TRADES, LINES, MAGNETS, OFFERS_PER_TURN, PART_IDS, PARTS, TORSO_IDS, TORSOS, tile_name
 from .line import pid
 from .phases import OVER
 
@@ -185,7 +186,11 @@ def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
         )
     for name, names in (("give", a.give), ("take", a.take)):
         if len(set(names)) != len(names):
-            return reason("refusals.trade.tile_twice", "a tile appears twice in '{side}'", side=name)
+            return reason(
+                "refusals.trade.tile_twice",
+                "a tile appears twice in '{side}'",
+                side=Message(name, f"refusals.trade.side.{name}"),
+            )
     parsed = parse_offer(s, p, a)
     if isinstance(parsed, str):
         return parsed
@@ -212,18 +217,22 @@ def _side(s: RotlState, seat: int, names: tuple[str, ...], mine: bool) -> tuple[
     for name in names:
         if name in TORSO_IDS:
             if s.torso[seat] != TORSO_IDS[name]:
-                return reason("refusals.trade.torso_not_held", "seat {seat} does not hold {tile}", seat=seat, tile=name)
+                return reason(
+                    "refusals.trade.torso_not_held", "seat {seat} does not hold {tile}", seat=seat, tile=tile_name(name)
+                )
             torso = TORSO_IDS[name]
         elif PART_IDS.get(name, -1) in visible:
             parts.append(PART_IDS[name])
         elif mine:
-            return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=name, seat=seat)
+            return reason(
+                "refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=tile_name(name), seat=seat
+            )
         else:
             return reason(
                 "refusals.trade.not_known_to_hold",
                 "seat {seat} is not known to hold {tile} (ask only for parts seen in their hand)",
                 seat=seat,
-                tile=name,
+                tile=tile_name(name),
             )
     return tuple(sorted(parts)), torso
 
@@ -382,7 +391,7 @@ def check_junk_trade(s: RotlState, p: int, a: TradeJunk) -> str | None:
         )
     part = PART_IDS.get(a.part, -1)
     if part not in s.hands[p]:
-        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=a.part, seat=p)
+        return reason("refusals.not_in_hand", "{tile} is not in seat {seat}'s hand", tile=tile_name(a.part), seat=p)
     if part in MAGNETS:
         return reason("refusals.junk.no_magnets", "magnets are never traded with a junk pile")
     return None

@@ -17,51 +17,81 @@ from __future__ import annotations
 
 from typing import Any
 
-from robotable.core import BadInput
+from robotable.core import BadInput, Reason, reason
 
 from .actions import SellRobot, malformed
 from .components import BONUS_TILES, BUYERS, PART_IDS, REQUIREMENTS, SIDE_NAMES, STEP, TORSOS, opposite
 from .geometry import Measures, Robot, assemble, measure, meets, shortfall
 from .sale import bonus_paid, sale_breakdown
 from .state import RotlState
+from .view import GAME_ID
 
 #: The largest layout the workbench evaluates (a hand never holds this many parts).
 MAX_TILES = 60
+
+
+def _bad(why: Reason) -> BadInput:
+    """A malformed workbench query, coded in the game's namespace (docs/i18n.md)."""
+    return BadInput(why, game=GAME_ID)
 
 
 def _names(value: object, field: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadInput(f"{field} must be a list of part ids")
+        raise _bad(reason("refusals.workbench.part_list", "{field} must be a list of part ids", field=field))
     return tuple(value)
 
 
 def parse_query(query: object) -> tuple[tuple[tuple[str, int, int, int], ...], tuple[str, ...], tuple[str, ...], bool]:
     """Check a workbench query ``{layout, batteries?, magnets?, suggest?}``; :class:`BadInput` names a fault."""
     if not isinstance(query, dict):
-        raise BadInput("the query must be an object {layout, batteries, magnets, suggest}")
+        raise _bad(
+            reason(
+                "refusals.workbench.not_object", "the query must be an object {{layout, batteries, magnets, suggest}}"
+            )
+        )
     unknown = set(query) - {"layout", "batteries", "magnets", "suggest"}
     if unknown:
-        raise BadInput(f"unknown query field {sorted(unknown)[0]!r} (layout, batteries, magnets, suggest)")
+        raise _bad(
+            reason(
+                "refusals.workbench.unknown_field",
+                "unknown query field {field} (layout, batteries, magnets, suggest)",
+                field=repr(sorted(unknown)[0]),
+            )
+        )
     raw = query.get("layout", [])
     if not isinstance(raw, list):
-        raise BadInput("layout must be a list of [tile id, x, y, rotation]")
+        raise _bad(reason("refusals.workbench.layout_list", "layout must be a list of [tile id, x, y, rotation]"))
     if len(raw) > MAX_TILES:
-        raise BadInput(f"layout: {len(raw)} tiles is more than the {MAX_TILES} the workbench takes")
+        raise _bad(
+            reason(
+                "refusals.workbench.too_big",
+                "layout: {tiles} tiles is more than the {most} the workbench takes",
+                tiles=len(raw),
+                most=MAX_TILES,
+            )
+        )
     layout = []
     for i, item in enumerate(raw):
         if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str)):
-            raise BadInput(f"layout[{i}] must be [tile id, x, y, rotation], got {item!r}")
+            raise _bad(
+                reason(
+                    "refusals.workbench.layout_entry",
+                    "layout[{index}] must be [tile id, x, y, rotation], got {got}",
+                    index=i,
+                    got=repr(item),
+                )
+            )
         layout.append((item[0], item[1], item[2], item[3]))
     batteries = _names(query.get("batteries"), "batteries")
     magnets = _names(query.get("magnets"), "magnets")
     suggest = query.get("suggest", False)
     if not isinstance(suggest, bool):
-        raise BadInput("suggest must be true or false")
+        raise _bad(reason("refusals.workbench.suggest", "suggest must be true or false"))
     problem = malformed(SellRobot(BUYERS[0].id, tuple(layout), batteries, magnets))
     if problem:
-        raise BadInput(f"workbench: {problem}")
+        raise _bad(reason("refusals.workbench.malformed", "workbench: {problem}", problem=problem))
     return tuple(layout), batteries, magnets, suggest
 
 
@@ -88,7 +118,7 @@ def evaluate(state: RotlState, seat: int, query: object) -> dict[str, Any]:
     With ``suggest``, ``suggestions`` holds the assembly helper's best sale for each buyer it can satisfy.
     """
     if not isinstance(seat, int) or not 0 <= seat < state.num_players:
-        raise BadInput(f"seat must be 0 to {state.num_players - 1}")
+        raise _bad(reason("refusals.workbench.seat", "seat must be 0 to {last_seat}", last_seat=state.num_players - 1))
     layout, batteries, magnets, suggest = parse_query(query)
     robot = assemble(layout)
     sold_with = [PART_IDS[b] for b in batteries]

@@ -7,6 +7,7 @@ from itertools import pairwise
 from typing import Any
 
 from robotable.core import Action, BadInput, Event, IllegalAction, Result, Rng, State, reason
+from robotable.core.errors import Message, Messages, name
 
 from . import rules
 from .actions import (
@@ -214,6 +215,8 @@ class Tf22State(State):
         return kind is ReturnContainer
 
     def why_illegal(self, player: int, action: Action) -> str:
+        """Why ``action`` is refused, as a coded ``Reason`` (docs/i18n.md): actions, colours and cards named as
+        the table names them."""
         if self.phase == LOAD and not isinstance(action, Load | Reload | ReturnContainer):
             return reason(
                 "refusals.must_place_container",
@@ -230,14 +233,17 @@ class Tf22State(State):
                 "RCU-{value} is not in seat {seat}'s hand (hand: {hand})",
                 value=action.value,
                 seat=player,
-                hand=self.hands[player],
+                hand=Messages(
+                    [Message(str(v), "names.rcu", {"value": v}) for v in self.hands[player]],
+                    text=str(self.hands[player]),
+                ),
             )
         cost = RELOAD_COSTS.get(action.type, 0)
         if cost > self.chips[player]:
             return reason(
                 "refusals.not_enough_chipcards",
                 "{action} costs {cost} chipcard(s); seat {seat} has {chips}",
-                action=action.type,
+                action=action_name(action, action.type),
                 cost=cost,
                 seat=player,
                 chips=self.chips[player],
@@ -246,12 +252,12 @@ class Tf22State(State):
             return reason(
                 "refusals.stock_empty",
                 "the stock has no {colour} container left",
-                colour=COLOUR_NAMES[action.colour],
+                colour=name(COLOUR_NAMES[action.colour], "names.colour"),
             )
         return reason(
             "refusals.breaks_loading_rules",
             "{action} breaks the loading rules on seat {seat}'s ship ({ship})",
-            action=action.to_json(),
+            action=action_name(action, str(action.to_json())),
             seat=player,
             ship=self._ship_json(player),
         )
@@ -670,3 +676,19 @@ class Tf22State(State):
         for seat in range(n):
             if sorted(self.hands[seat] + self.discards[seat]) != list(RCU_VALUES):
                 yield f"seat {seat}'s hand and RC discard pile are not the cards 1 to 7 once each"
+
+
+#: The catalogue's short name of each action type, where the table has one (``action.*``).
+_SHORT = {"r_discard": "r_discard_short", "r_reload": "r_reload_short", "r_buy": "r_buy_short"}
+
+
+def action_name(action: Action, text: str) -> Message:
+    """``action`` in a refusal as the table names it (``text`` is the engine's English for it): its
+    ``action.*`` message, slots as places counted from 0 and its colour by name."""
+    params: dict[str, Any] = {}
+    for field in ("value", "slot", "from_slot", "to_slot"):
+        if hasattr(action, field):
+            params[field] = getattr(action, field)
+    if hasattr(action, "colour"):
+        params["colour"] = name(COLOUR_NAMES[action.colour], "names.colour")
+    return Message(text, f"action.{_SHORT.get(action.type, action.type)}", params)

@@ -18,6 +18,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from robotable.core.errors import Message, name
+
 DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/components.json").read_text())
 LAYOUT_DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/layouts.json").read_text())
 
@@ -67,3 +69,31 @@ def parse_tile(value: object) -> int | None:
 def parse_crystal(value: object) -> int | None:
     """A crystal value from its colour name (``"blue"``...) or ``None``."""
     return CRYSTAL_VALUES.get(value) if isinstance(value, str) else None
+
+
+# -- names in refusals: what the table shows (docs/i18n.md, "Engine refusals") ------------------------------
+
+
+def colour_name(colour: str) -> Message:
+    """A player (a colour) in a refusal, named as the table names them ("Red")."""
+    return name(colour, "names.Colour")
+
+
+def tile_name(tile: int) -> Message:
+    """An order tile in a refusal: the English writes its id, people read its name."""
+    return name(TILE_NAMES[tile], "names.tile")
+
+
+def robot_name(robot: str) -> Message:
+    """A robot ("red-A") in a refusal, named as the table names it ("Red A")."""
+    colour, _, letter = robot.partition("-")
+    if not letter:
+        return colour_name(colour)
+    return Message(robot, "names.robot", {"Colour": colour_name(colour), "letter": letter})
+
+
+def slot_name(slot: int) -> Message:
+    """A program slot (counted from 0 on the board of both robots) as the table labels it: "A1" to "B3"."""
+    robot, n = divmod(slot, SLOTS_PER_ROBOT)
+    letter = "AB"[robot] if robot in (0, 1) else str(robot)
+    return Message(str(slot), "names.slot", {"robot": letter, "n": n + 1})

@@ -103,3 +103,17 @@ def parse_facing(value: object) -> int | None:
     if isinstance(value, str) and value.upper() in FACING_NAMES:
         return FACING_NAMES.index(value.upper())
     return None
+
+
+ROWS = "ABCDEFGHIJKLMNOP"
+
+
+def place_label(hex_: Hex | tuple[int, int] | list[int], radius: int) -> str:
+    """A hex as a person reads it on a board of ``radius``: the row's letter (A at the top), the place in the
+    row from the left (the table's and the terminal's names).
+
+    >>> place_label((0, 0), 4), place_label((-1, -1), 4), place_label((1, 0), 4)
+    ('E5', 'D3', 'E6')
+    """
+    q, r = int(hex_[0]), int(hex_[1])
+    return f"{ROWS[r + radius]}{q - max(-radius, -radius - r) + 1}"

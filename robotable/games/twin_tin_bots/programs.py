@@ -17,7 +17,18 @@ from typing import TYPE_CHECKING
 from robotable.core import Action, Event, reason
 
 from .actions import DoubleModification, Pass, Place, Remove, Reset, Swap
-from .components import BOARD_SLOTS, ORDER_COUNTS, SLOTS_PER_ROBOT, SPECIALS, TILE_NAMES, Tile
+from .components import (
+    BOARD_SLOTS,
+    ORDER_COUNTS,
+    SLOTS_PER_ROBOT,
+    SPECIALS,
+    TILE_NAMES,
+    Tile,
+    colour_name,
+    robot_name,
+    slot_name,
+    tile_name,
+)
 from .phases import CHANGE
 
 if TYPE_CHECKING:
@@ -199,11 +210,11 @@ def can_double(st: TtbState, action: DoubleModification) -> bool:
 def why_refused(st: TtbState, action: Action) -> str | None:
     """Why a programming change is refused (``None`` if no reason applies)."""
     c = st.active
-    name = st.colours[c]
+    name = colour_name(st.colours[c])
     slots = st.robots_per * SLOTS_PER_ROBOT
     first = st.first_turn_placements(c) > 0
     if isinstance(action, Place | Remove) and not 0 <= action.slot < slots:
-        return reason("refusals.slot_out_of_range", "slots are numbered 0 to {last}", last=slots - 1)
+        return reason("refusals.slot_out_of_range", "slots are numbered 0 to {last}", last=slot_name(slots - 1))
     if first and not isinstance(action, Place):
         return reason(
             "refusals.first_turn_place", "{name}'s first turn: place one tile on each robot's program", name=name
@@ -216,17 +227,21 @@ def why_refused(st: TtbState, action: Action) -> str | None:
             "a swap takes two different slots of the same robot, not both empty or holding the same tile",
         )
     if isinstance(action, Remove):
-        return reason("refusals.slot_empty", "slot {slot} is empty", slot=action.slot)
+        return reason("refusals.slot_empty", "slot {slot} is empty", slot=slot_name(action.slot))
     if isinstance(action, Reset):
         robot = "AB"[action.robot] if action.robot in (0, 1) else action.robot
-        return reason("refusals.nothing_to_reset", "robot {robot} has no tile to reset", robot=robot)
+        return reason(
+            "refusals.nothing_to_reset",
+            "robot {robot} has no tile to reset",
+            robot=robot_name(f"{st.colours[c]}-{robot}") if robot in ("A", "B") else robot,
+        )
     if isinstance(action, DoubleModification):
         return reason("refusals.double_modification_used", "{name} has already used its Double Modification", name=name)
     return None
 
 
 def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
-    name = st.colours[st.active]
+    name = colour_name(st.colours[st.active])
     if action.tile == _DM:
         return reason(
             "refusals.double_modification_not_placed",
@@ -234,7 +249,7 @@ def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
         )
     if action.tile not in st.hand(st.active):
         return reason(
-            "refusals.tile_not_in_hand", "{name} has no {tile} tile in hand", name=name, tile=TILE_NAMES[action.tile]
+            "refusals.tile_not_in_hand", "{name} has no {tile} tile in hand", name=name, tile=tile_name(action.tile)
         )
     if first:
         return reason(
@@ -245,8 +260,8 @@ def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
     return reason(
         "refusals.tile_already_there",
         "{tile} is already on slot {slot}",
-        tile=TILE_NAMES[action.tile],
-        slot=action.slot,
+        tile=tile_name(action.tile),
+        slot=slot_name(action.slot),
     )
 
 

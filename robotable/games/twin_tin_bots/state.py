@@ -22,12 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from robotable.core import Action, BadInput, Event, Result, Rng, State, reason
+from robotable.core.errors import Message, Messages, name
 
 from . import crystals, game_end, invariants, programs, running, serialize, views, zaps
 from .actions import DoubleModification, MoveBlob, Pass, Place, PlaceCrystal, Remove, Reset, Swap, ZapOrder
 from .board import BLOB_THING, GROUND, ROBOT, Board, Thing
-from .components import SLOTS_PER_ROBOT, TILE_NAMES, ZAP_ORDERS, Tile
-from .hexgrid import FACING_NAMES, OFFSETS, Facing, Hex
+from .components import SLOTS_PER_ROBOT, ZAP_ORDERS, Tile, colour_name, robot_name, tile_name
+from .hexgrid import FACING_NAMES, OFFSETS, Facing, Hex, place_label
 from .phases import BLOB, CHANGE, CRYSTAL, OVER, PHASES, RUN, START, ZAP, RunPoint
 
 GAME_ID = "twin-tin-bots"
@@ -240,7 +241,7 @@ class TtbState(State):
             return reason(
                 "refusals.zap_pending",
                 "a zap hit {name}: choose what it does (zap_order)",
-                name=self.names[self.target],
+                name=robot_name(self.names[self.target]),
             )
         if self.phase == BLOB and not isinstance(action, MoveBlob):
             return reason("refusals.blob_pending", "a zap hit a Blob: choose where it goes, or leave it (move_blob)")
@@ -250,7 +251,7 @@ class TtbState(State):
             return reason(
                 "refusals.programming_now",
                 "{name} is programming: no zap, Blob or crystal decision is pending",
-                name=self.colours[self.active],
+                name=colour_name(self.colours[self.active]),
             )
         why = self._why_decision_refused(action) or programs.why_refused(self, action)
         return why or reason(
@@ -263,22 +264,25 @@ class TtbState(State):
     def _why_decision_refused(self, action: Action) -> str | None:
         if isinstance(action, PlaceCrystal):
             hexes = [list(h) for h in self.entry_hexes()]
+            radius = self.board.radius
             return reason(
                 "refusals.crystal_hex",
                 "{hex} is not one of the free hexes closest to the centre: {hexes}",
-                hex=list(action.hex),
-                hexes=hexes,
+                hex=Message(str(list(action.hex)), "names.place", {"place": place_label(action.hex, radius)}),
+                hexes=Messages(
+                    [Message(str(h), "names.place", {"place": place_label(h, radius)}) for h in hexes], text=str(hexes)
+                ),
             )
         if isinstance(action, ZapOrder):
-            allowed = ", ".join(TILE_NAMES[t] for t in ZAP_ORDERS)
+            allowed = Messages([tile_name(t) for t in ZAP_ORDERS], ", ")
             return reason(
                 "refusals.zap_order",
                 "a zap can force only {allowed}, not {order}",
                 allowed=allowed,
-                order=TILE_NAMES[action.order],
+                order=tile_name(action.order),
             )
         if isinstance(action, MoveBlob):
-            direction = FACING_NAMES[action.direction] if action.direction is not None else ""
+            direction = name(FACING_NAMES[action.direction], "names.facing") if action.direction is not None else ""
             return reason("refusals.blob_direction", "the Blob cannot move {direction}", direction=direction)
         return None
 

@@ -95,13 +95,13 @@ function describeAction(a) {
     case "r_discard":
       return t("tf22-reload:action.r_discard", { slot: a.slot + 1 });
     case "r_reload":
-      return t("tf22-reload:action.r_reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
+      return t("tf22-reload:action.r_reload", { from_slot: a.from_slot + 1, to_slot: a.to_slot + 1 });
     case "r_buy":
       return t("tf22-reload:action.r_buy", { colour: colourName(a.colour), slot: a.slot + 1 });
     case "load":
       return t("tf22-reload:action.load", { slot: a.slot + 1 });
     case "reload":
-      return t("tf22-reload:action.reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
+      return t("tf22-reload:action.reload", { from_slot: a.from_slot + 1, to_slot: a.to_slot + 1 });
     case "return":
       return t("tf22-reload:action.return");
     default:
@@ -117,7 +117,7 @@ function shortAction(a, player) {
     case "r_discard":
       return t("tf22-reload:action.r_discard_short", { slot: a.slot + 1 });
     case "r_reload":
-      return t("tf22-reload:action.r_reload_short", { from: a.from_slot + 1, to: a.to_slot + 1 });
+      return t("tf22-reload:action.r_reload_short", { from_slot: a.from_slot + 1, to_slot: a.to_slot + 1 });
     case "r_buy":
       return t("tf22-reload:action.r_buy_short", { colour: colourName(a.colour), slot: a.slot + 1 });
     default:
@@ -138,7 +138,7 @@ function rUseLabel(a) {
     case "r_discard":
       return t("tf22-reload:r_use.r_discard", { slot: a.slot + 1 });
     case "r_reload":
-      return t("tf22-reload:r_use.r_reload", { from: a.from_slot + 1, to: a.to_slot + 1 });
+      return t("tf22-reload:r_use.r_reload", { from_slot: a.from_slot + 1, to_slot: a.to_slot + 1 });
     case "r_buy":
       return t("tf22-reload:r_use.r_buy", { colour: colourName(a.colour), slot: a.slot + 1 });
     default:

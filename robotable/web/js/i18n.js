@@ -122,15 +122,33 @@ export function levelName(difficulty) {
   return has(key) ? t(key) : difficulty;
 }
 
+/** A refusal's params as the text shows them: a message `{key, params, text}` (a part, a colour, a buyer:
+ * the server sends names as catalogue keys, docs/i18n.md) in this language, a list of them joined by
+ * `app:list.separator`; numbers come already counted as people count them (seats and places from 1). */
+export function shownParams(params) {
+  const shown = {};
+  for (const [name, value] of Object.entries(params || {})) shown[name] = shownValue(value);
+  return shown;
+}
+
+function shownValue(value) {
+  if (Array.isArray(value) && value.every((v) => v && typeof v === "object")) return value.map(shownValue).join(t("app:list.separator"));
+  if (value && typeof value === "object" && typeof value.key === "string") {
+    return has(value.key) ? t(value.key, shownParams(value.params)) : String(value.text ?? value.key);
+  }
+  return value;
+}
+
 /** The text of a server error answer. A game's refusal (a code in the game's namespace) reads from its
- * catalogue in every language, seats counted from 1 (the detail is the engine's, which counts from 0). The
- * app's errors: in English their own detail (the server writes English); in another language
- * t(code, params) when the catalogue has the code, else the detail. */
+ * catalogue in every language, seats and places counted from 1 and parts, colours, buyers named by their
+ * catalogue names (the detail is the engine's, which counts from 0 and names ids). The app's errors: in
+ * English their own detail (the server writes English); in another language t(code, params) when the
+ * catalogue has the code, else the detail. */
 export function errorText(error) {
   const gameCode = error && error.code && !error.code.startsWith("app:") && has(error.code);
-  if (gameCode) return t(error.code, error.params || {});
+  if (gameCode) return t(error.code, shownParams(error.params));
   if (lang === FALLBACK && error && error.detail) return error.detail;
-  if (error && error.code && has(error.code)) return t(error.code, error.params || {});
+  if (error && error.code && has(error.code)) return t(error.code, shownParams(error.params));
   return (error && (error.detail || error.message)) || t("app:errors.unknown", { status: "?" });
 }
 
