@@ -19,6 +19,8 @@ from people import new_table
 from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
 from test_server_browser import browser as chromium
 
+from robotable.core.i18n import translate
+
 browser = chromium  # the fixture (Debian's chromium)
 
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -157,3 +159,53 @@ def test_shell_pages_fit_the_screen_and_pass_the_contrast_check(server_factory, 
         if locale == "ja-JP":
             assert english_left(page, "body") == [], path
     assert errors == []
+
+
+def test_a_refusal_toast_names_the_part_and_the_pile_in_japanese(server_factory, browser) -> None:
+    """A refused move (over HTTP and over the table's websocket) reads in Japanese with the part's catalogue
+    name and the junk pile counted from 1, as the Robots on the Line table names them (issue 17)."""
+    server = server_factory(bot_delay=5.0)  # the bot waits: the position stays as the test reads it
+    errors: list[str] = []
+    page, token = signed_in_page(browser, server, "Ada", locale="ja-JP", viewport=SIZES["laptop"])
+    watch_errors(page, errors)
+    made = new_table(server, [HUMAN, BOT], game="robots-on-the-line", creator=token)
+    table = made["table"]["id"]
+    page.goto(server.url + f"/table/{table}?seat=0")
+    page.wait_for_function("() => document.body.dataset.moves !== undefined")
+    texts = page.evaluate(
+        """async (table) => {
+          const { api, socketUrl, toast } = await import("/static/js/api.js");
+          const { errorText } = await import("/static/js/i18n.js");
+          const state = await api(`/api/tables/${table}/state?seat=0`);
+          const part = state.view.lines[0][0];  // on a line, so in no junk pile
+          const action = { type: "search_junk", pile: 1, part };
+          let http = null;
+          try {
+            await api(`/api/tables/${table}/moves`, { method: "POST", body: { seat: 0, action } });
+          } catch (err) {
+            http = err.message;
+            toast(http);
+          }
+          const ws = new WebSocket(socketUrl(table, 0));
+          const socket = await new Promise((resolve, reject) => {
+            ws.onmessage = (event) => {
+              const msg = JSON.parse(event.data);
+              if (msg.type === "error") resolve(errorText({ code: msg.code, params: msg.params, detail: msg.message }));
+              else if (msg.type === "snapshot") ws.send(JSON.stringify({ type: "move", action, after: msg.moves }));
+            };
+            ws.onerror = () => reject(new Error("the websocket failed"));
+          });
+          ws.close();
+          return { part, http, socket };
+        }""",
+        table,
+    )
+    name = translate(f"robots-on-the-line:names.parts.{texts['part']}", lang="ja")
+    expected = f"{name}はジャンク置き場2にありません"
+    assert texts["http"] == expected, texts
+    assert texts["socket"] == expected, texts
+    toast = page.locator("#toasts .toast").last
+    assert toast.inner_text() == expected
+    assert texts["part"] not in toast.inner_text()  # never the engine's id
+    page.screenshot(path=str(ARTIFACTS / "i18n-refusal-toast-ja.png"))
+    assert [e for e in errors if "status of 409" not in e] == [], errors  # the refused POST is logged
