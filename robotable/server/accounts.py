@@ -110,7 +110,7 @@ def account_from_row(row: Any) -> Account:
 
 def get_account(storage: Storage, account_id: str) -> Account | None:
     """The account with this id, or None."""
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = conn.execute(select(accounts_table).where(accounts_table.c.id == account_id)).mappings().first()
     return account_from_row(row) if row else None
 
@@ -119,7 +119,7 @@ def accounts_by_id(storage: Storage, ids: set[str]) -> dict[str, Account]:
     """The accounts with these ids."""
     if not ids:
         return {}
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         rows = conn.execute(select(accounts_table).where(accounts_table.c.id.in_(sorted(ids)))).mappings()
         return {r["id"]: account_from_row(r) for r in rows}
 
@@ -187,7 +187,7 @@ def set_credentials(storage: Storage, account: Account, username: str, password:
 def change_password(storage: Storage, account: Account, current: str, new: str) -> None:
     """Change a password, given the current one."""
     check_password(new)
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         stored = conn.execute(
             select(accounts_table.c.password_hash).where(accounts_table.c.id == account.id)
         ).scalar_one_or_none()
@@ -215,7 +215,7 @@ def verify_sign_in(storage: Storage, username: str, password: str) -> Account | 
     An unknown username costs one argon2 verification like a known one, so timing does not tell which
     usernames exist. A hash made with older parameters is replaced on success.
     """
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = (
             conn.execute(select(accounts_table).where(accounts_table.c.username_key == username.lower()[:40]))
             .mappings()
@@ -264,7 +264,7 @@ def revoke_api_token(storage: Storage, account: Account) -> None:
 
 def has_api_token(storage: Storage, account: Account) -> bool:
     """Whether the account has an API token now."""
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         value = conn.execute(
             select(accounts_table.c.api_token_hash).where(accounts_table.c.id == account.id)
         ).scalar_one_or_none()
@@ -275,7 +275,7 @@ def account_by_api_token(storage: Storage, token: str) -> Account | None:
     """The account whose API token this is, or None."""
     if not token.startswith("rt_") or len(token) > 100:
         return None
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = (
             conn.execute(select(accounts_table).where(accounts_table.c.api_token_hash == hash_secret(token)))
             .mappings()

@@ -148,7 +148,7 @@ class BotQueue:
 
     def owner_of(self, table_id: str) -> str | None:
         """The owner recorded for a table."""
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             return conn.execute(select(bot_turns.c.owner).where(bot_turns.c.table_id == table_id)).scalar()
 
     def running_bot_tables(self, owner: str) -> int:
@@ -162,12 +162,12 @@ class BotQueue:
                 tables_table.c.status.in_(("open", "running")),
             )
         )
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             return int(conn.execute(query).scalar() or 0)
 
     def pending(self, table_id: str) -> dict | None:
         """The queue row of a table (tests and operators)."""
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             row = conn.execute(select(bot_turns).where(bot_turns.c.table_id == table_id)).mappings().first()
             return dict(row) if row is not None else None
 
@@ -276,7 +276,7 @@ class BotQueue:
 
     def used(self, owner: str) -> float:
         """Seconds of thinking ``owner``'s bots used in the current window."""
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             row = conn.execute(select(bot_usage).where(bot_usage.c.owner == owner)).mappings().first()
         if row is None or _utc(row["window_start"]) + WINDOW <= now():
             return 0.0

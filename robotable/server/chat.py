@@ -60,7 +60,7 @@ def line_json(row: Any) -> dict[str, Any]:
 
 def history(storage: Storage, table_id: str, limit: int = HISTORY) -> list[dict[str, Any]]:
     """The table's last ``limit`` lines, oldest first."""
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         rows = (
             conn.execute(
                 select(chat_table)
@@ -118,7 +118,7 @@ def say(
 
 def muted(storage: Storage, account: Account) -> list[dict[str, str]]:
     """The accounts ``account`` has muted: ``[{id, display_name}]``."""
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         ids = [r[0] for r in conn.execute(select(mutes_table.c.muted_id).where(mutes_table.c.account_id == account.id))]
     out = []
     for muted_id in ids:

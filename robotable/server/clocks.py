@@ -268,7 +268,7 @@ class Clocks:
 
     def load(self, table_id: str) -> TableClock | None:
         """A table's clocks as stored, or None for a table stored before clocks existed."""
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             row = conn.execute(select(clocks_table.c.control).where(clocks_table.c.table_id == table_id)).first()
             if row is None:
                 return None
@@ -415,12 +415,15 @@ class Clocks:
         if seat in connected:
             if c.away_deadline is None:
                 return False
-            c.away_deadline = None
+            deadline = None
         else:
             if c.away_deadline is not None:
                 return False
-            c.away_deadline = now() + timedelta(seconds=self.settings.grace)
-        self._store(live.id, seat, away_deadline=c.away_deadline)
+            deadline = now() + timedelta(seconds=self.settings.grace)
+        # stored first, then shown: a hand-over checked meanwhile reads the database, and must not find
+        # it behind what the table's summary already showed
+        self._store(live.id, seat, away_deadline=deadline)
+        c.away_deadline = deadline
         return True
 
     # -- the hand-over policy -----------------------------------------------------------------------
@@ -476,7 +479,7 @@ class Clocks:
         c = seat_clocks_table.c
         due = and_(c.deadline.is_not(None), c.deadline <= at, c.timed_out.is_(False))
         fired = []
-        with self.storage.engine.connect() as conn:
+        with self.storage.read() as conn:
             candidates = [(r.table_id, r.seat) for r in conn.execute(select(c.table_id, c.seat).where(due).limit(500))]
         for table_id, seat in candidates:
             with self.storage.transaction() as conn:

@@ -55,7 +55,7 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
     t = tables_table.c
     open_cutoff = at - timedelta(seconds=settings.open_ttl)
     turn_cutoff = at - timedelta(seconds=settings.abandoned_ttl)
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         candidates = [
             (r.id, r.status, r.updated_at)
             for r in conn.execute(

@@ -78,7 +78,7 @@ def find_invite(storage: Storage, code: str) -> Invite:
     """The invite behind a code, if it can still be accepted: NotFound (404) or Gone (410) saying why not."""
     if not code or len(code) > MAX_CODE:
         raise NotFound("no such invite: check that the whole link was copied")
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = (
             conn.execute(select(invites_table).where(invites_table.c.code_hash == hash_secret(code))).mappings().first()
         )

@@ -137,7 +137,7 @@ def my_table_ids(storage: Storage, account_id: str) -> list[str]:
         .order_by(t.updated_at.desc())
         .limit(MY_TABLES)
     )
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         return [r.id for r in conn.execute(query)]
 
 
@@ -151,7 +151,7 @@ def history(storage: Storage, account_id: str) -> dict[str, Any]:
         .order_by(t.updated_at.desc(), s.seat)
     )
     tables: dict[str, dict[str, Any]] = {}
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         for r in conn.execute(query):
             entry = tables.setdefault(
                 r.id,

@@ -197,7 +197,7 @@ def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str,
         .order_by(ordinal.desc(), ratings_table.c.entry)
         .limit(min(limit, MAX_BOARD))
     )
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         rows = list(conn.execute(query))
     return [
         {
@@ -219,7 +219,7 @@ def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str,
 def ratings_of(storage: Storage, entry: str) -> dict[str, dict[str, Any]]:
     """Every game's rating of one entry: ``{game: {mu, sigma, ordinal, games, wins, rank}}``."""
     out = {}
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         for r in conn.execute(select(ratings_table).where(ratings_table.c.entry == entry)):
             better = conn.execute(
                 select(func.count())
@@ -241,7 +241,7 @@ def ratings_of(storage: Storage, entry: str) -> dict[str, dict[str, Any]]:
 
 def table_changes(storage: Storage, table_id: str) -> list[dict[str, Any]] | None:
     """The rating changes a table made, or None if it was not rated."""
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = conn.execute(
             select(rated_tables_table.c.changes).where(rated_tables_table.c.table_id == table_id)
         ).first()

@@ -60,7 +60,7 @@ def find_session(storage: Storage, value: str) -> Session | None:
     if not value or len(value) > 100:
         return None
     key = hash_secret(value)
-    with storage.engine.connect() as conn:
+    with storage.read() as conn:
         row = (
             conn.execute(
                 select(sessions_table.c.csrf, sessions_table.c.expires_at, accounts_table)

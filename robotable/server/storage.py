@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,6 +51,8 @@ SCHEMA_VERSION = 1
 #: Threads a server process runs its blocking database calls on (its default executor), and the size of
 #: its connection pool on PostgreSQL (SQLAlchemy's default of 5 queued moves behind each other under load).
 DB_THREADS = int(os.environ.get("ROBOTABLE_DB_THREADS", "12"))
+#: A pooled PostgreSQL connection unused for this many seconds is pinged before it is handed out.
+PING_IDLE_SECONDS = 1.0
 
 metadata = MetaData()
 
@@ -211,7 +214,7 @@ class Storage:
     def __init__(self, url: str, schema: str | None = None) -> None:
         self.url = url
         self.schema = schema
-        kwargs: dict[str, Any] = {"future": True, "pool_pre_ping": True}  # a dropped connection is replaced
+        kwargs: dict[str, Any] = {"future": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
@@ -219,9 +222,17 @@ class Storage:
         engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            _ping_idle_connections(engine)
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
+        # reads need no transaction: on PostgreSQL (read committed) each statement sees what was committed
+        # when it started either way, and without one a read costs no BEGIN and ROLLBACK round trips (a
+        # rollback also makes psycopg drop its prepared statements); SQLite begins none for reads anyway
+        self.reader: Engine = (
+            engine if url.startswith("sqlite") else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         self.create_schema()
 
     def create_schema(self) -> None:
@@ -242,6 +253,10 @@ class Storage:
     def close(self) -> None:
         """Release the connections."""
         self.engine.dispose()
+
+    def read(self) -> Connection:
+        """A connection for reading (``with storage.read() as conn``): no transaction on PostgreSQL."""
+        return self.reader.connect()
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -327,7 +342,8 @@ class Storage:
                     to_act=to_act,
                 )
             )
-            if done.rowcount != 1:
+            if done.rowcount != 1:  # raced: nothing was written, so it commits (a rollback would make
+                conn.commit()  # psycopg drop its prepared statements, which each connection then prepares again)
                 raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
             conn.execute(
                 insert(moves_table).values(
@@ -477,7 +493,7 @@ class Storage:
     @once_more_if_disconnected
     def load_table(self, table_id: str) -> TableRow | None:
         """A table with its seats and moves, or None."""
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -505,7 +521,7 @@ class Storage:
             query = query.where(tables_table.c.status.in_(statuses))
         if game:
             query = query.where(tables_table.c.game == game)
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             return [r[0] for r in conn.execute(query)]
 
     @once_more_if_disconnected
@@ -514,7 +530,7 @@ class Storage:
         if not table_ids:
             return {}
         query = select(tables_table.c.id, tables_table.c.version).where(tables_table.c.id.in_(table_ids))
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             return {r[0]: int(r[1]) for r in conn.execute(query)}
 
     @once_more_if_disconnected
@@ -525,7 +541,7 @@ class Storage:
         ``have`` when the cache can append them (no undo since), else 0 (rebuild from every move).
         None if the table does not exist.
         """
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             head = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).mappings().first()
             if head is None:
                 return None
@@ -564,7 +580,7 @@ class Storage:
         if before is not None:
             stamp, last = before
             query = query.where((t.c.updated_at < stamp) | ((t.c.updated_at == stamp) & (t.c.id < last)))
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             rows = [_table_row(r) for r in conn.execute(query).mappings()]
             if rows:
                 seats: dict[str, list[SeatRow]] = {r.id: [] for r in rows}
@@ -581,7 +597,7 @@ class Storage:
     def list_page_key(self, table_id: str) -> tuple[datetime, str] | None:
         """The paging key ``(updated_at, id)`` of a table, or None."""
         query = select(tables_table.c.updated_at).where(tables_table.c.id == table_id)
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             stamp = conn.execute(query).scalar()
         return None if stamp is None else (stamp, table_id)
 
@@ -596,7 +612,7 @@ class Storage:
             .limit(limit)
         )
         out: dict[str, tuple[str, list[int] | None, list[int]]] = {}
-        with self.engine.connect() as conn:
+        with self.read() as conn:
             for table_id, to_act, seat in conn.execute(query):
                 out.setdefault(table_id, (table_id, to_act, []))[2].append(seat)
         return list(out.values())
@@ -665,6 +681,32 @@ def _add_missing_columns(conn: Connection, schema: str | None) -> None:
 
 def _utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _ping_idle_connections(engine: Engine) -> None:
+    """Replace dropped PostgreSQL connections (a restarted database, terminated sessions) before use.
+
+    SQLAlchemy's ``pool_pre_ping`` pings on every checkout: a round trip for each transaction and read.
+    This pings only a connection that sat in the pool for :data:`PING_IDLE_SECONDS`; one that dropped
+    while in steady use fails its statement instead, which makes SQLAlchemy replace every pooled
+    connection, and the hot storage calls run once more (:func:`once_more_if_disconnected`).
+    """
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "checkin")
+    def checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("checked_in", 0.0) < PING_IDLE_SECONDS:
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            if dialect.is_disconnect(exc, dbapi_connection, None):
+                raise DisconnectionError(str(exc)) from exc  # the pool tries a new connection
+            raise
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
