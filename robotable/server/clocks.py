@@ -37,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    bindparam,
     delete,
     insert,
     select,
@@ -81,6 +82,11 @@ seat_clocks_table = Table(
     Column("deadline", DateTime(timezone=True), nullable=True, index=True),  # set while running
     Column("timed_out", Boolean, nullable=False, default=False),  # the time-out of this run was fired
     Column("away_deadline", DateTime(timezone=True), nullable=True),  # live: end of a disconnection's grace
+)
+
+#: Some columns of one seat's clock (the columns written are the parameters not named at_*), built once.
+_SET_SEAT_CLOCK = update(seat_clocks_table).where(
+    seat_clocks_table.c.table_id == bindparam("at_table"), seat_clocks_table.c.seat == bindparam("at_seat")
 )
 
 seat_notes_table = Table(
@@ -308,11 +314,7 @@ class Clocks:
     def _store(self, table_id: str, seat: int, **values: Any) -> None:
         """Write some fields of a seat's clock (only those: ``timed_out`` is the time-out firer's)."""
         with self.storage.transaction() as conn:
-            conn.execute(
-                update(seat_clocks_table)
-                .where(seat_clocks_table.c.table_id == table_id, seat_clocks_table.c.seat == seat)
-                .values(**values)
-            )
+            conn.execute(_SET_SEAT_CLOCK, values | {"at_table": table_id, "at_seat": seat})
 
     def note(self, live: LiveTable, seat: int, kind: str, detail: str) -> None:
         """Write a time-out or hand-over into the table's notes (shown with the result and the record)."""
@@ -369,11 +371,7 @@ class Clocks:
 
         def write(conn: Connection) -> None:
             for seat, values in writes:
-                conn.execute(
-                    update(seat_clocks_table)
-                    .where(seat_clocks_table.c.table_id == table_id, seat_clocks_table.c.seat == seat)
-                    .values(**values)
-                )
+                conn.execute(_SET_SEAT_CLOCK, values | {"at_table": table_id, "at_seat": seat})
 
         return write
 

@@ -31,6 +31,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -186,6 +187,18 @@ class TableRow:
     to_act: list[int] | None = None
 
 
+# The statements of every move, built once (building one costs more than running it): the table's
+# compare-and-set (with and without the caller's version) and the move's row. Parameters named at_*
+# select the row; the others are the columns written.
+_APPEND = (
+    update(tables_table)
+    .where(tables_table.c.id == bindparam("at_id"), tables_table.c.num_moves == bindparam("at_moves"))
+    .values(version=tables_table.c.version + 1)
+)
+_APPEND_AT_VERSION = _APPEND.where(tables_table.c.version == bindparam("at_version"))
+_INSERT_MOVE = insert(moves_table)
+
+
 def once_more_if_disconnected(method: Callable[P, R]) -> Callable[P, R]:
     """Run a storage call again (once) if its database connection was lost (a restarted database, a
     terminated session): the pool hands out a fresh connection. A write that did commit before the
@@ -327,33 +340,25 @@ class Storage:
         """
         stamp = stamp or now()
         with self.transaction() as conn:
-            where = [tables_table.c.id == table_id, tables_table.c.num_moves == move.idx]
-            if version is not None:
-                where.append(tables_table.c.version == version)
-            done = conn.execute(
-                update(tables_table)
-                .where(*where)
-                .values(
-                    num_moves=move.idx + 1,
-                    status=status,
-                    result=result,
-                    updated_at=stamp,
-                    version=tables_table.c.version + 1,
-                    to_act=to_act,
-                )
-            )
+            columns = {"num_moves": move.idx + 1, "status": status, "result": result, "updated_at": stamp}
+            columns |= {"to_act": to_act, "at_id": table_id, "at_moves": move.idx}
+            if version is None:
+                done = conn.execute(_APPEND, columns)
+            else:
+                done = conn.execute(_APPEND_AT_VERSION, columns | {"at_version": version})
             if done.rowcount != 1:  # raced: nothing was written, so it commits (a rollback would make
                 conn.commit()  # psycopg drop its prepared statements, which each connection then prepares again)
                 raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
             conn.execute(
-                insert(moves_table).values(
-                    table_id=table_id,
-                    idx=move.idx,
-                    seat=move.seat,
-                    action=move.action,
-                    actor=move.actor,
-                    created_at=stamp,
-                )
+                _INSERT_MOVE,
+                {
+                    "table_id": table_id,
+                    "idx": move.idx,
+                    "seat": move.seat,
+                    "action": move.action,
+                    "actor": move.actor,
+                    "created_at": stamp,
+                },
             )
             if also is not None:
                 also(conn)
