@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .actions import Action, ActionCodec, ActionEncoding, Event
-from .errors import BadInput, BadOptions, GameOver, IllegalAction, NotYourTurn, reason
+from .errors import BadInput, BadOptions, GameOver, IllegalAction, Message, NotYourTurn, reason
 from .options import Option, check_options
 from .result import Result
 from .rng import Rng
@@ -111,8 +111,14 @@ class Game(ABC):
             raise BadOptions(f"{self.id}: num_players must be an integer, got {num_players!r}")
         if not self.min_players <= num_players <= self.max_players:
             raise BadOptions(
-                f"{self.id}: {num_players} players is not supported "
-                f"(this game takes {self.min_players} to {self.max_players})"
+                reason(
+                    "app:errors.options.players",
+                    "{game}: {players} players is not supported (this game takes {least} to {most})",
+                    game=Message(self.id, f"{self.id}:name"),
+                    players=num_players,
+                    least=self.min_players,
+                    most=self.max_players,
+                )
             )
         return num_players
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BadInput, BadOptions
+from .errors import BadInput, BadOptions, Message, reason
 
 
 @dataclass(frozen=True)
@@ -37,26 +37,81 @@ class Option:
 
     def validate(self, game_id: str, value: Any) -> Any:
         """The normalised value, or :class:`BadOptions` naming the option and the problem."""
-        where = f"{game_id}: option {self.name!r}"
         if self.check is not None:
             return self.check(value)
+        game, option = Message(game_id, f"{game_id}:name"), self.label(game_id)
         if self.choices is not None:
             if value not in self.choices:
-                raise BadOptions(f"{where}: {value!r} is not one of {list(self.choices)}")
+                raise BadOptions(
+                    reason(
+                        "app:errors.options.not_a_choice",
+                        "{game}: option {option}: {value} is not one of {choices}",
+                        game=game,
+                        option=option,
+                        value=repr(value),
+                        choices=list(self.choices),
+                    )
+                )
             return value
         kind = type(self.default)
         if kind is bool and not isinstance(value, bool):
-            raise BadOptions(f"{where}: expected true or false, got {value!r}")
+            raise BadOptions(
+                reason(
+                    "app:errors.options.not_a_bool",
+                    "{game}: option {option}: expected true or false, got {value}",
+                    game=game,
+                    option=option,
+                    value=repr(value),
+                )
+            )
         if kind is int:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise BadOptions(f"{where}: expected an integer, got {value!r}")
+                raise BadOptions(
+                    reason(
+                        "app:errors.options.not_an_int",
+                        "{game}: option {option}: expected an integer, got {value}",
+                        game=game,
+                        option=option,
+                        value=repr(value),
+                    )
+                )
             if self.minimum is not None and value < self.minimum:
-                raise BadOptions(f"{where}: {value} is below the minimum {self.minimum}")
+                raise BadOptions(
+                    reason(
+                        "app:errors.options.below_minimum",
+                        "{game}: option {option}: {value} is below the minimum {minimum}",
+                        game=game,
+                        option=option,
+                        value=value,
+                        minimum=self.minimum,
+                    )
+                )
             if self.maximum is not None and value > self.maximum:
-                raise BadOptions(f"{where}: {value} is above the maximum {self.maximum}")
+                raise BadOptions(
+                    reason(
+                        "app:errors.options.above_maximum",
+                        "{game}: option {option}: {value} is above the maximum {maximum}",
+                        game=game,
+                        option=option,
+                        value=value,
+                        maximum=self.maximum,
+                    )
+                )
         if kind is str and not isinstance(value, str):
-            raise BadOptions(f"{where}: expected a string, got {value!r}")
+            raise BadOptions(
+                reason(
+                    "app:errors.options.not_a_string",
+                    "{game}: option {option}: expected a string, got {value}",
+                    game=game,
+                    option=option,
+                    value=repr(value),
+                )
+            )
         return value
+
+    def label(self, game_id: str) -> Message:
+        """This option in a refusal: the English writes ``'name'``, people read its lobby label."""
+        return Message(repr(self.name), f"{game_id}:options.{self.name}.label")
 
     def to_json(self) -> dict[str, Any]:
         """Description for lobbies and docs."""
@@ -75,12 +130,27 @@ def check_options(game_id: str, spec: Sequence[Option], given: Mapping[str, Any]
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise BadOptions(f"{game_id}: options must be a JSON object, got {type(given).__name__}")
+        raise BadOptions(
+            reason(
+                "app:errors.options.not_object",
+                "{game}: options must be a JSON object, got {got}",
+                game=Message(game_id, f"{game_id}:name"),
+                got=type(given).__name__,
+            )
+        )
     known = {o.name: o for o in spec}
     for name in given:
         if name not in known:
             names = ", ".join(known) or "none"
-            raise BadOptions(f"{game_id}: unknown option {name!r} (known: {names})")
+            raise BadOptions(
+                reason(
+                    "app:errors.options.unknown",
+                    "{game}: unknown option {option} (known: {known})",
+                    game=Message(game_id, f"{game_id}:name"),
+                    option=repr(name),
+                    known=names,
+                )
+            )
     return {o.name: o.validate(game_id, given[o.name]) if o.name in given else o.default for o in spec}
 
 

@@ -53,6 +53,8 @@ FOR_PEOPLE: dict[str, str] = {
     "refusals.workbench.not_object": "no braces (they would read as a catalogue variable)",
     "refusals.workbench.layout_entry": "a layout entry, not a JSON index",
     "refusals.workbench.seat": "seats counted from 1",
+    "refusals.options.advanced_and_teams": "the options named by their labels, not their ids",
+    "app:errors.options.not_a_choice": "no list of choice ids",
     "app:errors.action.bad_seat": "seats counted from 1",
     "app:errors.action.not_legal_now": "no action JSON in the text",
     "app:errors.action.bad_field": "the field named, not the whole path",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from people import bearer
+from people import bearer, guest_token
 
 from robotable.core.i18n import lookup, translate
 
@@ -158,3 +158,22 @@ def test_a_malformed_workbench_query_answers_with_the_games_code(client: TestCli
     assert body["params"]["problem"]["key"] == "robots-on-the-line:refusals.malformed.layout_tile"
     ja = translate(body["code"], lang="ja", **body["params"])
     assert ja == "作業台：配置の項目0：不明なタイル 'nope' です", ja
+
+
+def test_options_that_cannot_be_combined_are_refused_in_the_readers_language(client: TestClient) -> None:
+    """Ticking both Family mode and the ON/OFF variant in the lobby: the game's own key, its name localized."""
+    token = guest_token(client, "Ada")
+    body = {"game": "robots-on-the-line", "num_players": 2, "seats": [HUMAN, HUMAN]}
+    body["options"] = {"family": True, "on_off_variant": True}
+    res = client.post("/api/tables", json=body, headers=bearer(token))
+    assert res.status_code == 400, res.text
+    answer = res.json()
+    assert answer["code"] == "robots-on-the-line:refusals.options.family_on_off"
+    assert answer["detail"].startswith("robots-on-the-line: family mode")
+    ja = translate(answer["code"], lang="ja", **answer["params"])
+    assert ja.startswith("Robots on the Line：ファミリーモードでは"), ja
+    body["options"] = {"line_resets": 99}
+    answer = client.post("/api/tables", json=body, headers=bearer(token)).json()
+    assert answer["code"] == "app:errors.options.above_maximum", answer
+    label = translate("robots-on-the-line:options.line_resets.label", lang="ja")
+    assert f"オプション「{label}」の99は最大値" in translate(answer["code"], lang="ja", **answer["params"])

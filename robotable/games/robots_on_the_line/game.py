@@ -117,10 +117,24 @@ class RobotsOnTheLine(Game):
         checked = check_options(self.id, self.options, options)
         if checked["family"]:
             if checked["on_off_variant"]:
-                raise BadOptions(f"{self.id}: family mode keeps every switch ON; the ON/OFF variant does not apply")
+                raise BadOptions(
+                    reason(
+                        "refusals.options.family_on_off",
+                        "{game}: family mode keeps every switch ON; the ON/OFF variant does not apply",
+                        game=Message(self.id, "name"),
+                    ),
+                    game=self.id,
+                )
             defaults = {o.name: o.default for o in self.options}
             if any(checked[k] != defaults[k] for k in ("line_resets", "switch_flips")):
-                raise BadOptions(f"{self.id}: family mode has no maintenance tiles; do not set their counts")
+                raise BadOptions(
+                    reason(
+                        "refusals.options.family_maintenance",
+                        "{game}: family mode has no maintenance tiles; do not set their counts",
+                        game=Message(self.id, "name"),
+                    ),
+                    game=self.id,
+                )
         return checked
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> RotlState:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from robotable.core import ActionEncoding, BadOptions, Game, Option, check_options
+from robotable.core import ActionEncoding, BadOptions, Game, Option, check_options, reason
+from robotable.core.errors import Message
 
 from . import serialize
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
@@ -27,7 +28,17 @@ def _token_check(name: str) -> Any:
     def check(value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
             if not 0 <= value <= limit:
-                raise BadOptions(f"{where}: a number from 0 to {limit}, got {value}")
+                raise BadOptions(
+                    reason(
+                        "refusals.options.token_count",
+                        "{game}: option {option}: a number from 0 to {limit}, got {value}",
+                        game=Message(GAME_ID, "name"),
+                        option=Message(repr(name), f"options.{name}.label"),
+                        limit=limit,
+                        value=value,
+                    ),
+                    game=GAME_ID,
+                )
             return value
         if not isinstance(value, list | tuple):
             raise BadOptions(f"{where}: a number (0 to {limit}, placed at random) or {shape}, got {value!r}")
@@ -48,7 +59,16 @@ def _token_check(name: str) -> Any:
 def _bool_check(name: str) -> Any:
     def check(value: Any) -> bool:
         if not isinstance(value, bool):
-            raise BadOptions(f"{GAME_ID}: option {name!r}: expected true or false, got {value!r}")
+            raise BadOptions(
+                reason(
+                    "refusals.options.not_a_bool",
+                    "{game}: option {option}: expected true or false, got {value}",
+                    game=Message(GAME_ID, "name"),
+                    option=Message(repr(name), f"options.{name}.label"),
+                    value=repr(value),
+                ),
+                game=GAME_ID,
+            )
         return value
 
     return check
@@ -139,9 +159,24 @@ class TwinTinBots(Game):
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:
         opts = check_options(self.id, self.options, options)
         if opts["advanced_2p"] and num_players != 2:
-            raise BadOptions(f"{GAME_ID}: the Advanced 2-player variant is for 2 players, not {num_players}")
+            raise BadOptions(
+                reason(
+                    "refusals.options.advanced_2p_players",
+                    "{game}: the Advanced 2-player variant is for 2 players, not {players}",
+                    game=Message(GAME_ID, "name"),
+                    players=num_players,
+                ),
+                game=GAME_ID,
+            )
         if opts["advanced_2p"] and opts["team_play"]:
-            raise BadOptions(f"{GAME_ID}: advanced_2p and team_play cannot be combined")
+            raise BadOptions(
+                reason(
+                    "refusals.options.advanced_and_teams",
+                    "{game}: advanced_2p and team_play cannot be combined",
+                    game=Message(GAME_ID, "name"),
+                ),
+                game=GAME_ID,
+            )
         return opts
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> TtbState:
