@@ -9,31 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from starlette.websockets import WebSocket
+
+from .jsontext import encode
 
 log = logging.getLogger("robotable.server")
 
 #: Messages kept for a connection that does not read; beyond this it is closed.
 MAX_QUEUE = 500
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A message as the JSON text a client receives: orjson (several times faster than ``json.dumps``,
-    the same compact UTF-8 text), or ``json.dumps`` for what orjson refuses (an int beyond 64 bits).
-
-    >>> encode({"type": "update", "moves": 3, "name": "Zoë"})
-    '{"type":"update","moves":3,"name":"Zoë"}'
-    """
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Connection:
