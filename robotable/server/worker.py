@@ -202,7 +202,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--parent", type=int, default=None, help="pid of the web process that started this worker: stop when it is gone"
     )
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=int(os.environ.get("ROBOTABLE_WORKER_NICE", "10")),
+        help="how much lower than the web processes this worker runs (os.nice; 0: the same priority)",
+    )
     args = parser.parse_args(argv)
+    if args.nice > 0:
+        os.nice(args.nice)  # bots think with the CPU the web processes leave: people's moves come first
     secret = os.environ.get("ROBOTABLE_WORKER_SECRET")
     if not secret:
         parser.error("set ROBOTABLE_WORKER_SECRET (the same as the web processes')")
