@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,6 +101,8 @@ class Cluster:
         self.procs: list[subprocess.Popen[bytes]] = []
         self.urls: list[str] = []
         self.cmds: list[list[str]] = []
+        # run in ``code`` too: ``python -m`` puts the working directory ahead of PYTHONPATH
+        self.cwd = str(code)
         self.env = env = {**os.environ, "PYTHONPATH": str(code), "ROBOTABLE_CONNECTIONS_PER_IP": "0"}
         env.update(
             {
@@ -120,7 +123,9 @@ class Cluster:
                 cmd += ["--redis", redis_url, "--redis-prefix", self.prefix]
             self.cmds.append(cmd)
             self.procs.append(
-                subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=self._log(len(self.procs)))
+                subprocess.Popen(
+                    cmd, env=env, cwd=self.cwd, stdout=subprocess.DEVNULL, stderr=self._log(len(self.procs))
+                )
             )
             self.urls.append(f"http://127.0.0.1:{port}")
             self._wait(self.urls[-1])  # one at a time: both create the schema
@@ -131,7 +136,7 @@ class Cluster:
 
     def _start_worker(self, i: int) -> subprocess.Popen[bytes]:
         log = self._log(f"worker{i}")
-        return subprocess.Popen(self.worker_cmds[i], env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+        return subprocess.Popen(self.worker_cmds[i], env=self.env, cwd=self.cwd, stdout=subprocess.DEVNULL, stderr=log)
 
     def restart_worker(self, i: int) -> None:
         """Start bot worker ``i`` again (after it was killed)."""
@@ -139,7 +144,9 @@ class Cluster:
 
     def restart(self, i: int) -> None:
         """Start web process ``i`` again (after it was killed)."""
-        self.procs[i] = subprocess.Popen(self.cmds[i], env=self.env, stdout=subprocess.DEVNULL, stderr=self._log(i))
+        self.procs[i] = subprocess.Popen(
+            self.cmds[i], env=self.env, cwd=self.cwd, stdout=subprocess.DEVNULL, stderr=self._log(i)
+        )
         self._wait(self.urls[i])
 
     @staticmethod
@@ -250,7 +257,7 @@ async def play_seat(
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 break
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)  # (the clients share the machine: parse cheaply)
             kind = msg["type"]
             if kind == "error":
                 figures.errors.append(f"{msg.get('status')}: {msg.get('message')}")
