@@ -35,6 +35,8 @@ log = logging.getLogger("robotable.server")
 SWEEP_SECONDS = float(os.environ.get("ROBOTABLE_SWEEP_SECONDS", "2"))
 #: An unfinished table nobody used for this long (no socket here, no bot running) leaves memory.
 IDLE_SECONDS = float(os.environ.get("ROBOTABLE_IDLE_SECONDS", "300"))
+#: A finished (or expired) table leaves sooner: nobody plays it again, and a busy server finishes many.
+FINISHED_IDLE_SECONDS = float(os.environ.get("ROBOTABLE_FINISHED_IDLE_SECONDS", "20"))
 #: Seconds a presence change waits for others before one summary goes out (joins and leaves coalesce).
 PRESENCE_DEBOUNCE = 0.3
 #: Another process's presence counts this long after it last said so (it repeats every sweep).
@@ -453,15 +455,17 @@ class TableCache:
     # -- memory -----------------------------------------------------------------------------------
 
     def evict_idle(self, idle: float | None = None) -> list[str]:
-        """Forget tables nobody uses here (no socket, no bot running, idle); they reload on demand."""
-        limit = IDLE_SECONDS if idle is None else idle
-        horizon = time.monotonic() - limit
+        """Forget tables nobody uses here (no socket, no bot running, idle: :data:`IDLE_SECONDS`, or
+        :data:`FINISHED_IDLE_SECONDS` for a finished one); they reload on demand."""
+        now = time.monotonic()
         gone = []
         for table_id, live in list(self.manager.live.items()):
             busy = live.bot_task is not None and not live.bot_task.done()
             if busy or self.manager.hub.tables.get(table_id) or live.lock.locked() or table_id in self._syncing:
                 continue
-            if live.last_used <= horizon:
+            over = live.row.status in ("finished", "expired")
+            limit = idle if idle is not None else FINISHED_IDLE_SECONDS if over else IDLE_SECONDS
+            if live.last_used <= now - limit:
                 del self.manager.live[table_id]
                 self._held.pop(table_id, None)
                 gone.append(table_id)

@@ -96,3 +96,25 @@ def test_bot_tables_resume_at_start_up_and_people_tables_wait(tmp_path) -> None:
             assert time.monotonic() < deadline, "the bot table did not resume"
             time.sleep(0.1)
         assert people not in manager.live
+
+
+def test_finished_tables_leave_memory_sooner_than_unfinished_ones(tmp_path, monkeypatch) -> None:
+    """A busy server finishes many tables: each leaves memory soon after its last use (here at once),
+    where an unfinished one waits for the longer idle time; a finished one comes back on demand."""
+    from robotable.server import cache
+
+    monkeypatch.setattr(cache, "FINISHED_IDLE_SECONDS", 0.0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'finished.db'}", bot_delay=0)) as client:
+        manager = client.app.state.manager
+        finished = make_table(client, [BOT, BOT])["table"]["id"]
+        deadline = time.monotonic() + 60
+        while (summary := client.get(f"/api/tables/{finished}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.05)
+        made = make_table(client, [HUMAN, HUMAN])
+        running = made["table"]["id"]
+        assert move(client, running, 0, made["tokens"]["0"]) == 1
+        time.sleep(0.01)
+        manager.cache.evict_idle()
+        assert finished not in manager.live and running in manager.live
+        assert client.get(f"/api/tables/{finished}").json()["moves"] == summary["moves"]  # loaded on demand
