@@ -4,7 +4,9 @@ Starts its own cluster as ``python -m robotable.server.cluster`` does (``--web``
 ``--bots external`` on PostgreSQL + Redis and ``--workers`` bot workers, in a schema and key prefix of
 its own, dropped afterwards). Each table has two people (two guest accounts, the second taking the
 invite); seat 0 plays through one web process and seat 1 through the next, so every move is fanned out
-across processes. A finished game is followed by a new table. ``--bot-tables`` all-bot tables of four
+across processes. A finished game is followed by a new table. ``--think`` makes each client pause
+before a move as a person would (by default it moves at once: then every client always has a move in
+flight, and the ack round trip is about clients / throughput). ``--bot-tables`` all-bot tables of four
 ``ismcts:hard`` bots think in the worker meanwhile. Prints accepted moves per second, the ack round
 trip (move sent -> ack) and the broadcast delay (move sent -> the other seat's update) at p50 and p99,
 errors, each web process's RSS after warm-up and at the end, the web processes' CPU time per accepted
@@ -41,6 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PG = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("ROBOTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
+
+#: Mean seconds a client pauses before each move (``--think``; 0: at once), in a list to be set once.
+THINK = [0.0]
 
 #: All-bot tables one account may have running (the server's default quota, ``ROBOTABLE_BOT_TABLES``).
 BOT_TABLES_PER_ACCOUNT = 6
@@ -275,6 +280,8 @@ async def play_seat(
                     game.done.set()
                     break
             if last is not None and last["legal"] and mine is None and kind != "table":
+                if THINK[0]:  # a person's pause before choosing (the update that follows may come first)
+                    await asyncio.sleep(rng.uniform(0, 2 * THINK[0]))
                 mine = time.monotonic()
                 action = rng.choice(last["legal"])
                 await ws.send(json.dumps({"type": "move", "action": action, "after": last["moves"]}))
@@ -445,11 +452,16 @@ def main() -> None:
     parser.add_argument("--reference", action="store_true", help="first the same load on one process, no Redis")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a client pauses before each move (uniform 0..2x)"
+    )
+    parser.add_argument(
         "--code", default=str(ROOT), help="the checkout whose server runs (e.g. a git worktree of an older commit)"
     )
     args = parser.parse_args()
+    THINK[0] = args.think
     print(
-        f"load: {args.clients} clients on {args.clients // 2} tables (tf22-reload, 2 people), "
+        f"load: {args.clients} clients on {args.clients // 2} tables (tf22-reload, 2 people"
+        f"{f', thinking {args.think:g} s a move on average' if args.think else ', moving at once'}), "
         f"{args.seconds:.0f} s after {args.warmup:.0f} s warm-up; {args.bot_tables} all-bot ismcts:hard tables; "
         f"{args.workers} bot worker(s); PostgreSQL; {os.cpu_count()} CPUs; "
         f"Python {sys.version.split()[0]}",
