@@ -255,7 +255,13 @@ async def play_seat(
 ) -> None:
     """One seat over a websocket: a random legal move whenever it may move, until the game ends."""
     async with websockets.connect(url, max_size=2**22, open_timeout=30, additional_headers=bearer(token)) as ws:
-        mine: float | None = None  # when this seat's pending move was sent
+        me: dict[str, Any] = {"sent": None, "thinking": None}  # when the pending move was sent; the pause
+
+        async def move(action: Any, after: int, pause: float) -> None:
+            await asyncio.sleep(pause)  # a person's pause (the socket is read meanwhile)
+            me["sent"], me["thinking"] = time.monotonic(), None
+            await ws.send(json.dumps({"type": "move", "action": action, "after": after}))
+
         last: dict | None = None  # the latest snapshot or update
         while time.monotonic() < deadline and not game.done.is_set():
             try:
@@ -264,14 +270,15 @@ async def play_seat(
                 break
             msg = orjson.loads(raw)  # (the clients share the machine: parse cheaply)
             kind = msg["type"]
+            mine = me["sent"]
             if kind == "error":
                 figures.errors.append(f"{msg.get('status')}: {msg.get('message')}")
-                mine = None
+                me["sent"] = None
             elif kind == "ack" and mine is not None:
                 figures.ack_ms.append((time.monotonic() - mine) * 1000)
                 game.sent_at[msg["moves"]] = (seat, mine)
                 figures.moves += 1
-                mine = None
+                me["sent"] = None
             elif kind in ("snapshot", "update"):
                 game.seen_at[(seat, msg["moves"])] = time.monotonic()
                 last = msg
@@ -279,13 +286,16 @@ async def play_seat(
                     figures.games += seat == 0
                     game.done.set()
                     break
-            if last is not None and last["legal"] and mine is None and kind != "table":
-                if THINK[0]:  # a person's pause before choosing (the update that follows may come first)
-                    await asyncio.sleep(rng.uniform(0, 2 * THINK[0]))
-                mine = time.monotonic()
-                action = rng.choice(last["legal"])
-                await ws.send(json.dumps({"type": "move", "action": action, "after": last["moves"]}))
+            idle = me["sent"] is None and me["thinking"] is None
+            if last is not None and last["legal"] and idle and kind != "table":
+                action, pause = rng.choice(last["legal"]), rng.uniform(0, 2 * THINK[0]) if THINK[0] else 0.0
+                if pause:
+                    me["thinking"] = asyncio.create_task(move(action, last["moves"], pause))
+                else:
+                    await move(action, last["moves"], 0.0)
                 last = dict(last, legal=[])  # one move per position
+        if me["thinking"] is not None:  # the game ended (or the time is up) during a pause
+            me["thinking"].cancel()
 
 
 async def bot_tables(url: str, count: int) -> None:
