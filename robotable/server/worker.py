@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--nice",
         type=int,
-        default=int(os.environ.get("ROBOTABLE_WORKER_NICE", "10")),
+        default=os.environ.get("ROBOTABLE_WORKER_NICE", "10"),  # argparse checks it with type=int
         help="how much lower than the web processes this worker runs (os.nice; 0: the same priority)",
     )
     args = parser.parse_args(argv)

@@ -56,24 +56,6 @@ def _token_check(name: str) -> Any:
     return check
 
 
-def _bool_check(name: str) -> Any:
-    def check(value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise BadOptions(
-                reason(
-                    "refusals.options.not_a_bool",
-                    "{game}: option {option}: expected true or false, got {value}",
-                    game=Message(GAME_ID, "name"),
-                    option=Message(repr(name), f"options.{name}.label"),
-                    value=repr(value),
-                ),
-                game=GAME_ID,
-            )
-        return value
-
-    return check
-
-
 class TwinTinBots(Game):
     """Twin Tin Bots for 2 to 6 players, every variant of the rulebook as an option.
 
@@ -123,12 +105,7 @@ class TwinTinBots(Game):
         "web_data": "robotable.games.twin_tin_bots",
     }
     options = (
-        Option(
-            "simplified",
-            False,
-            "Simplified rules: one robot per colour and no Special Orders",
-            check=_bool_check("simplified"),
-        ),
+        Option("simplified", False, "Simplified rules: one robot per colour and no Special Orders"),
         Option(
             "teleporters",
             0,
@@ -142,15 +119,8 @@ class TwinTinBots(Game):
             "blobs", 0, "Blobs: 0-3 placed at random, or a list of hexes [[q, r], ...]", check=_token_check("blobs")
         ),
         Option("mud", 0, "Mud: 0-3 placed at random, or a list of hexes [[q, r], ...]", check=_token_check("mud")),
-        Option(
-            "advanced_2p",
-            False,
-            "Advanced 2-player variant: each player plays two colours on the 4-player board",
-            check=_bool_check("advanced_2p"),
-        ),
-        Option(
-            "team_play", False, "Team play: two teams, team totals, no score victory", check=_bool_check("team_play")
-        ),
+        Option("advanced_2p", False, "Advanced 2-player variant: each player plays two colours on the 4-player board"),
+        Option("team_play", False, "Team play: two teams, team totals, no score victory"),
     )
     action_types = ACTION_TYPES
     # the stable integer encoding of .actions, the same for every player count and option
