@@ -180,6 +180,24 @@ class Cluster:
         """CPU seconds the web processes have used so far."""
         return sum(cpu_seconds(p.pid) for p in self.procs if p.poll() is None)
 
+    def timings(self) -> str:
+        """Each web process's own timings (``GET /api/server``: its last moves), or "" from older code."""
+        parts = []
+        for i, url in enumerate(self.urls):
+            try:
+                t = httpx.get(f"{url}/api/server", timeout=5).json().get("timings") or {}
+            except (httpx.HTTPError, ValueError):
+                continue
+            if not t:
+                continue
+            shown = [
+                f"{name} p50 {t[name]['p50_ms']:.1f} p99 {t[name]['p99_ms']:.1f} ms"
+                for name in ("move", "move_write", "loop_lag")
+                if name in t
+            ]
+            parts.append(f"web{i}: " + ", ".join(shown))
+        return "; ".join(parts)
+
     def db_counts(self) -> tuple[int, int]:
         """Table scans (index and sequential: each a statement reading a table) and rows written so far in
         this cluster's schema, from PostgreSQL's statistics (flushed about once a second)."""
@@ -447,6 +465,8 @@ def one_run(label: str, web: int, redis: bool, args: argparse.Namespace) -> None
         load = f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}"
         db_used = (db_end[0] - db[0], db_end[1] - db[1])
         report(label, figures, elapsed, (warm, cluster.rss()), cluster.cpu() - cpu, load, db_used)
+        if own := cluster.timings():
+            print(f"    as the servers timed their last moves: {own}", flush=True)
     finally:
         cluster.stop()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -107,6 +108,7 @@ def create_app(
             await manager.stop()
             if worker is not None:
                 await worker.stop()
+            await storage.aclose()
             storage.close()
 
     app = FastAPI(
@@ -233,7 +235,9 @@ def add_table_api(app: FastAPI) -> None:
     def server_figures(request: Request) -> dict[str, Any]:
         """This process's figures for operators: tables in memory, sockets, moves of other processes
         applied here (``catch_up_moves``), how many of those catch-ups read the database, compare-and-sets
-        lost to another process, and whether the fan-out is connected."""
+        lost to another process, whether the fan-out is connected, recent timings of moves, of their
+        database writes and of the event loop (``timings``, see robotable/server/timings.py), and on
+        PostgreSQL the pool of the moves' connections (``move_connections``)."""
         return request.app.state.manager.cache.stats()
 
     @app.get("/api/difficulties", tags=["games"])
@@ -516,7 +520,9 @@ async def handle_ws_message(
                 code="app:errors.spectators_cannot_play",
             )
         if isinstance(msg, WsMove):
+            started = time.perf_counter()
             done = await manager.submit(table_id, seat, account, msg.action, msg.after)
+            manager.timings.add("move", time.perf_counter() - started)
             return {"type": "ack", "ref": ref, "moves": done["moves"]}
         done = await manager.undo(table_id, seat, account)
         return {"type": "ack", "ref": ref, **done}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import time
@@ -480,6 +481,9 @@ class TableCache:
             "catch_up_reads": self.reads,
             "races_lost": self.race_catch_ups,
             "fanout_connected": self.manager.fanout.connected,
+            "timings": self.manager.timings.figures(),
+            "move_connections": self.manager.storage.append_connections(),
+            "gc": {"thresholds": list(gc.get_threshold()), "collections": [g["collections"] for g in gc.get_stats()]},
         }
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -43,12 +42,11 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection
 
 from robotable.core import RobotableError
 
 from .errors import ApiError, Conflict
-from .storage import SeatRow, Storage, metadata, now
+from .storage import RowUpdate, SeatRow, Storage, metadata, now
 
 if TYPE_CHECKING:
     from .schemas import TimeControlSpec
@@ -366,14 +364,9 @@ class Clocks:
         return writes
 
     @staticmethod
-    def writer(table_id: str, writes: list[tuple[int, dict[str, Any]]]) -> Callable[[Connection], None]:
-        """What stores :meth:`plan_sync`'s writes on an open connection (the caller's transaction)."""
-
-        def write(conn: Connection) -> None:
-            for seat, values in writes:
-                conn.execute(_SET_SEAT_CLOCK, values | {"at_table": table_id, "at_seat": seat})
-
-        return write
+    def updates(table_id: str, writes: list[tuple[int, dict[str, Any]]]) -> list[RowUpdate]:
+        """:meth:`plan_sync`'s writes as rows to update (in the caller's transaction, such as the move's)."""
+        return [RowUpdate(seat_clocks_table, {"table_id": table_id, "seat": seat}, values) for seat, values in writes]
 
     def take(self, live: LiveTable, writes: list[tuple[int, dict[str, Any]]]) -> None:
         """Take stored writes into the clocks in memory."""
@@ -389,8 +382,7 @@ class Clocks:
         True if any changed (see :meth:`plan_sync`)."""
         writes = self.plan_sync(live, self.owing(live), at or now())
         if writes:
-            with self.storage.transaction() as conn:
-                self.writer(live.id, writes)(conn)
+            self.storage.write_rows(self.updates(live.id, writes))
             self.take(live, writes)
         return bool(writes)
 

@@ -10,10 +10,12 @@ A seat belongs to an account (``account_id``); accounts, sessions, invites and c
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -42,8 +44,10 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.sql.expression import Update
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -197,6 +201,129 @@ _APPEND = (
 )
 _APPEND_AT_VERSION = _APPEND.where(tables_table.c.version == bindparam("at_version"))
 _INSERT_MOVE = insert(moves_table)
+_MOVE_COLUMNS = ("table_id", "idx", "seat", "action", "actor", "created_at")
+
+
+@dataclass(frozen=True)
+class RowUpdate:
+    """Columns of one row written together with a move, in its transaction (its clocks): ``values``
+    into the row of ``table`` whose key columns equal ``key``."""
+
+    table: Table
+    key: dict[str, Any]
+    values: dict[str, Any]
+
+
+@functools.cache
+def _row_update(table: Table, key: tuple[str, ...]) -> Update:
+    """The update of a row of ``table`` by the columns ``key`` (parameters ``at_<column>``), built once."""
+    return update(table).where(*(table.c[k] == bindparam("at_" + k) for k in key))
+
+
+@functools.cache
+def _append_in_one_statement(
+    prefix: str, at_version: bool, updates: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+) -> str:
+    """PostgreSQL: a move's compare-and-set, its row and the rows that go with it (``updates``: each
+    table, key columns and columns written) as one statement, whose data-modifying parts write only if
+    the compare-and-set did; it answers 1 if it did, 0 if the table moved on. Run outside a
+    transaction it commits as a whole, in one round trip (a transaction of separate statements takes
+    one for its BEGIN, one for each statement and one for its COMMIT). Built once for each shape."""
+    dialect = postgresql.dialect()
+
+    def param(table: Table, column: str, name: str) -> str:
+        return f"CAST(%({name})s AS {table.c[column].type.compile(dialect=dialect)})"
+
+    t = tables_table
+    written = ", ".join(f"{c} = {param(t, c, c)}" for c in ("num_moves", "status", "result", "updated_at", "to_act"))
+    where = f"id = {param(t, 'id', 'at_id')} AND num_moves = {param(t, 'num_moves', 'at_moves')}"
+    if at_version:
+        where += f" AND version = {param(t, 'version', 'at_version')}"
+    parts = [
+        f"cas AS (UPDATE {prefix}{t.name} SET {written}, version = version + 1 WHERE {where} RETURNING id)",
+        f"move AS (INSERT INTO {prefix}{moves_table.name} ({', '.join(_MOVE_COLUMNS)}) SELECT id, "
+        + ", ".join(param(moves_table, c, c) for c in _MOVE_COLUMNS[1:])
+        + " FROM cas)",
+    ]
+    for i, (name, key, columns) in enumerate(updates):
+        table = metadata.tables[name]
+        sets = ", ".join(f"{c} = {param(table, c, f'u{i}_{c}')}" for c in columns)
+        match = " AND ".join(f"{k} = {param(table, k, f'u{i}_at_{k}')}" for k in key)
+        parts.append(f"u{i} AS (UPDATE {prefix}{name} SET {sets} WHERE {match} AND EXISTS (SELECT FROM cas))")
+    return "WITH " + ",\n".join(parts) + "\nSELECT count(*) FROM cas"
+
+
+#: How the connections of the event loop's appends name themselves (``pg_stat_activity.application_name``).
+APPENDS_NAME = "robotable moves"
+
+
+class _AsyncStatements:
+    """PostgreSQL statements run from the event loop, outside any transaction (each commits as a whole),
+    on a small pool of psycopg asyncio connections (psycopg_pool), opened on first use in the running
+    loop. A statement whose connection was lost (a restarted database, a terminated session) runs once
+    more after the pool has dropped its broken connections: a write that did commit before the
+    connection went then fails its compare-and-set, so nothing is written twice."""
+
+    #: Connections of the pool (a move is one short round trip: a few serve many tables).
+    SIZE = DB_THREADS
+    #: Seconds a statement waits for a connection (the database unreachable) before it fails.
+    TIMEOUT = 10.0
+
+    def __init__(self, url: str) -> None:
+        self.conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._pool: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def _opened(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._pool is None or self._loop is not loop:
+            from psycopg_pool import AsyncConnectionPool
+
+            pool = AsyncConnectionPool(
+                self.conninfo,
+                min_size=1,
+                max_size=self.SIZE,
+                timeout=self.TIMEOUT,
+                kwargs={"autocommit": True, "application_name": APPENDS_NAME},
+                open=False,
+            )
+            await pool.open()
+            if self._pool is not None and self._loop is loop:  # opened meanwhile by another caller
+                await pool.close()
+            else:
+                self._pool, self._loop = pool, loop
+        return self._pool
+
+    async def run(self, sql: str, params: dict[str, Any]) -> Any:
+        """Run ``sql`` with ``params``; the first column of its first row."""
+        import psycopg
+
+        pool = await self._opened()
+        for attempt in (1, 2):
+            try:
+                async with pool.connection() as conn:
+                    cursor = await conn.execute(sql, params)
+                    row = await cursor.fetchone()
+                    return None if row is None else row[0]
+            except psycopg.OperationalError:
+                if attempt == 2:
+                    raise
+                await pool.check()  # drop the broken connections (all of them went, most likely)
+        raise AssertionError("unreachable")
+
+    def figures(self) -> dict[str, int]:
+        stats = self._pool.get_stats() if self._pool is not None else {}
+        return {k: stats.get(f"pool_{k}", stats.get(f"requests_{k}", 0)) for k in ("size", "available", "waiting")}
+
+    async def close(self) -> None:
+        if self._pool is not None and self._loop is asyncio.get_running_loop():
+            await self._pool.close()
+        self._pool = self._loop = None
+
+
+def _json_text(value: Any) -> str:
+    """A JSON column's value as SQLAlchemy's JSON type writes it (``None`` as JSON ``null``)."""
+    return json.dumps(value)
 
 
 def once_more_if_disconnected(method: Callable[P, R]) -> Callable[P, R]:
@@ -246,6 +373,9 @@ class Storage:
         self.reader: Engine = (
             engine if url.startswith("sqlite") else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
+        # PostgreSQL: the moves of the event loop are appended on asyncio connections of their own
+        self._appends = None if url.startswith("sqlite") else _AsyncStatements(url)
+        self._prefix = f'"{schema}".' if schema else ""
         self.create_schema()
 
     def create_schema(self) -> None:
@@ -330,13 +460,13 @@ class Storage:
         version: int | None = None,
         to_act: list[int] | None = None,
         stamp: datetime | None = None,
-        also: Callable[[Connection], None] | None = None,
+        also: Sequence[RowUpdate] = (),
     ) -> datetime:
         """Record a move, the new count, status and result in one transaction; StaleTable if raced.
 
         The append succeeds only if the table is still at move ``move.idx`` (and at ``version``, when
         given: then nothing else changed either since the caller read it); it bumps the version. ``also``
-        writes what goes with the move (its clocks) in the same transaction.
+        is written with the move (its clocks), in the same transaction.
         """
         stamp = stamp or now()
         with self.transaction() as conn:
@@ -360,9 +490,62 @@ class Storage:
                     "created_at": stamp,
                 },
             )
-            if also is not None:
-                also(conn)
+            self._write_rows(conn, also)
         return stamp
+
+    async def append_move_async(
+        self,
+        table_id: str,
+        move: MoveRow,
+        status: str,
+        result: dict[str, Any] | None,
+        version: int | None = None,
+        to_act: list[int] | None = None,
+        stamp: datetime | None = None,
+        also: Sequence[RowUpdate] = (),
+    ) -> datetime:
+        """:meth:`append_move` from the event loop. On PostgreSQL it is one statement
+        (:func:`_append_in_one_statement`) on an asyncio connection: no worker thread, one round trip;
+        on SQLite, :meth:`append_move` in a worker thread."""
+        if self._appends is None:
+            return await asyncio.to_thread(
+                self.append_move, table_id, move, status, result, version, to_act, stamp, also
+            )
+        stamp = stamp or now()
+        shape = tuple((u.table.name, tuple(u.key), tuple(u.values)) for u in also)
+        sql = _append_in_one_statement(self._prefix, version is not None, shape)
+        params: dict[str, Any] = {"at_id": table_id, "at_moves": move.idx, "num_moves": move.idx + 1}
+        params |= {"status": status, "result": _json_text(result), "updated_at": stamp, "to_act": _json_text(to_act)}
+        params |= {"idx": move.idx, "seat": move.seat, "action": _json_text(move.action), "actor": move.actor}
+        params["created_at"] = stamp
+        if version is not None:
+            params["at_version"] = version
+        for i, u in enumerate(also):
+            params.update({f"u{i}_{c}": v for c, v in u.values.items()})
+            params.update({f"u{i}_at_{k}": v for k, v in u.key.items()})
+        if await self._appends.run(sql, params) != 1:
+            raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
+        return stamp
+
+    def append_connections(self) -> dict[str, int] | None:
+        """PostgreSQL: the pool of the event loop's appends (connections open, idle, requests waiting)."""
+        return None if self._appends is None else self._appends.figures()
+
+    async def aclose(self) -> None:
+        """Close the asyncio connections (the event loop's part of :meth:`close`)."""
+        if self._appends is not None:
+            await self._appends.close()
+
+    def write_rows(self, updates: Sequence[RowUpdate]) -> None:
+        """Write ``updates`` in one transaction."""
+        with self.transaction() as conn:
+            self._write_rows(conn, updates)
+
+    @staticmethod
+    def _write_rows(conn: Connection, updates: Sequence[RowUpdate]) -> None:
+        for u in updates:
+            statement = _row_update(u.table, tuple(u.key))
+            conn.execute(statement, u.values | {"at_" + k: v for k, v in u.key.items()})
 
     @once_more_if_disconnected
     def truncate_moves(

@@ -14,7 +14,6 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from robotable import games
@@ -30,6 +29,7 @@ from .hub import Hub
 from .previews import preview_hook, preview_json
 from .schemas import CreateTable, SeatSpec
 from .storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, now
+from .timings import Timings
 
 log = logging.getLogger("robotable.server")
 
@@ -128,6 +128,8 @@ class TableManager:
         self.allow_positions = allow_positions
         self.hub = Hub()
         self.clocks = clocks.Clocks(storage)
+        self.timings = Timings()
+        self._probe: asyncio.Task[None] | None = None
         self.live: dict[str, LiveTable] = {}
         self.timers: asyncio.Task[None] | None = None
         self._loading = asyncio.Lock()
@@ -150,6 +152,7 @@ class TableManager:
         self.cache.start()
         self._resuming = asyncio.create_task(self._resume_bots())
         self.timers = asyncio.create_task(timers.run(self))
+        self._probe = asyncio.create_task(self.timings.probe_loop(), name="loop-lag-probe")
 
     async def _resume_bots(self) -> None:
         """Load the unfinished tables whose bots are to move and let them play."""
@@ -168,7 +171,7 @@ class TableManager:
     async def stop(self) -> None:
         """Cancel the bot runners, the timers, the cache's sweep and the fan-out."""
         self.closing = True
-        for task in (self.timers, self._resuming):
+        for task in (self.timers, self._resuming, self._probe):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
@@ -492,19 +495,21 @@ class TableManager:
         move = MoveRow(len(live.moves), seat, action.to_json(), actor)
         to_act = new_state.to_act()
 
-        def commit() -> tuple[datetime, list[tuple[int, dict[str, Any]]]]:
-            """The move and its clocks (started and stopped for the new position) in one transaction."""
-            at = now()
-            writes = self.clocks.plan_sync(live, self.clocks.owing(live, new_state, status), at)
-            also = self.clocks.writer(live.id, writes)
-            stamp = self.storage.append_move(live.id, move, status, result, live.row.version, to_act, at, also)
-            return stamp, writes
-
-        try:
-            stamp, clock_writes = await asyncio.to_thread(commit)
+        if live.id not in self.clocks.cache:  # read (or first stored) in a worker thread
+            await asyncio.to_thread(self.clocks.of, live)
+        at = now()
+        clock_writes = self.clocks.plan_sync(live, self.clocks.owing(live, new_state, status), at)
+        also = self.clocks.updates(live.id, clock_writes)
+        started = time.perf_counter()
+        try:  # the move and its clocks (started and stopped for the new position) in one transaction
+            stamp = await self.storage.append_move_async(
+                live.id, move, status, result, live.row.version, to_act, at, also
+            )
         except StaleTable:
             await self.cache.catch_up_after_race(live)  # another process changed it: catch up, then retry
             raise Raced("the table changed meanwhile; look again and retry") from None
+        finally:
+            self.timings.add("move_write", time.perf_counter() - started)
         if result is not None:  # rated before anyone sees the result, so the result and ratings agree
             await self._rate(live, result)
         live.state = new_state

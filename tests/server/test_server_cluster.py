@@ -23,6 +23,8 @@ from conftest import PG_URL, ServerProcess, free_port, new_table
 from people import bearer, guest_token
 from websockets.sync.client import connect
 
+from robotable.server.serving import GC_THRESHOLDS
+
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
 REDIS = "redis://127.0.0.1:6379/0"
@@ -278,6 +280,11 @@ def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(clus
         assert sum(f["catch_up_moves"] for f in figures) >= moves  # each move reached the other process
         # a lost race used to read the table from the database every time
         assert sum(f["catch_up_reads"] for f in figures) <= 2, figures
+        # each write (won or lost) is timed, on the pool of the moves' own connections
+        assert sum(f["timings"]["move_write"]["n"] for f in figures) >= moves + 1
+        assert all(f["move_connections"]["size"] >= 1 for f in figures), figures
+        # served processes collect garbage at the server's thresholds (serving.tune_garbage_collection)
+        assert all(f["gc"]["thresholds"] == list(GC_THRESHOLDS) for f in figures), figures
         assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
         assert b.api("GET", f"/api/tables/{table}").json()["moves"] == moves
     finally:

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from people import bearer, guest_token
 
 from robotable.server import create_app
-from robotable.server.storage import MoveRow, SeatRow, StaleTable, Storage, TableRow, database_url, now
+from robotable.server.clocks import Clocks as ClockStore
+from robotable.server.clocks import TimeControl, seat_clocks_table
+from robotable.server.storage import (
+    APPENDS_NAME,
+    MoveRow,
+    RowUpdate,
+    SeatRow,
+    StaleTable,
+    Storage,
+    TableRow,
+    database_url,
+    now,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -71,6 +85,89 @@ def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
     assert storage.load_table("t1").next_table == "t2"
     assert set(storage.table_ids(("running", "open"))) == {"t1", "t2"}
     assert storage.load_table("missing") is None
+
+
+def _seat_clocks(storage: Storage, table_id: str) -> list[tuple[int, int, bool]]:
+    with storage.read() as conn:
+        rows = conn.execute(
+            sa.select(seat_clocks_table.c.seat, seat_clocks_table.c.remaining_ms, seat_clocks_table.c.timed_out)
+            .where(seat_clocks_table.c.table_id == table_id)
+            .order_by(seat_clocks_table.c.seat)
+        )
+        return [tuple(r) for r in rows]
+
+
+def test_moves_appended_from_the_event_loop_write_their_clocks_with_them_or_nothing(storage: Storage) -> None:
+    """The event loop's append (one statement on PostgreSQL, a worker thread on SQLite): the move, the
+    table's columns and the rows that go with it all commit, or, if the table moved on, none does."""
+    storage.create_table(table_row())
+    ClockStore(storage).create("t1", TimeControl("live", base=60, increment=5), table_row().seats)
+    clocks = [
+        RowUpdate(seat_clocks_table, {"table_id": "t1", "seat": 0}, {"remaining_ms": 1234, "timed_out": True}),
+        RowUpdate(seat_clocks_table, {"table_id": "t1", "seat": 1}, {"remaining_ms": 99}),
+    ]
+    stale_clock = RowUpdate(seat_clocks_table, {"table_id": "t1", "seat": 1}, {"remaining_ms": 5})
+
+    async def play() -> None:
+        move = MoveRow(0, 0, {"type": "play", "value": 7}, "human")
+        await storage.append_move_async("t1", move, "running", None, 0, [1], None, clocks)
+        again = MoveRow(0, 1, {"type": "play", "value": 3}, "human")
+        with pytest.raises(StaleTable):  # the table is at version 1 now: nothing of this is written
+            await storage.append_move_async("t1", again, "running", None, 0, [0], None, [stale_clock])
+        last = MoveRow(1, 1, {"type": "play", "value": 2}, "human")
+        await storage.append_move_async("t1", last, "finished", {"winner": [1]}, 1, [], None, ())
+
+    async def play_then_close() -> None:
+        try:
+            await play()
+        finally:
+            await storage.aclose()
+
+    asyncio.run(play_then_close())
+    loaded = storage.load_table("t1")
+    assert [(m.idx, m.seat, m.action) for m in loaded.moves] == [
+        (0, 0, {"type": "play", "value": 7}),
+        (1, 1, {"type": "play", "value": 2}),
+    ]
+    assert (loaded.num_moves, loaded.status, loaded.result, loaded.version, loaded.to_act) == (
+        2,
+        "finished",
+        {"winner": [1]},
+        2,
+        [],
+    )
+    assert _seat_clocks(storage, "t1") == [(0, 1234, True), (1, 99, False)]
+
+
+def test_an_append_from_the_event_loop_survives_terminated_database_sessions(pg_url: str, pg_schema: str) -> None:
+    """PostgreSQL: the asyncio connections of the appends are terminated (as by a database restart or an
+    operator); the next append runs once more on a fresh connection and is stored once."""
+    storage = Storage(pg_url, schema=pg_schema)
+    storage.create_table(table_row())
+
+    async def play() -> None:
+        await storage.append_move_async("t1", MoveRow(0, 0, {"type": "play", "value": 7}, "human"), "running", None, 0)
+        with storage.read() as conn:
+            ended = conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND application_name = :name"
+                ),
+                {"name": APPENDS_NAME},
+            ).all()
+        assert ended, "no append connection to terminate"
+        await asyncio.sleep(0.2)
+        await storage.append_move_async("t1", MoveRow(1, 1, {"type": "play", "value": 2}, "human"), "running", None, 1)
+
+    async def play_then_close() -> None:
+        try:
+            await play()
+        finally:
+            await storage.aclose()
+
+    asyncio.run(play_then_close())
+    assert [m.idx for m in storage.load_table("t1").moves] == [0, 1]
+    storage.close()
 
 
 def test_schema_is_created_once_and_reopened(storage: Storage) -> None:
