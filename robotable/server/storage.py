@@ -264,8 +264,10 @@ class _AsyncStatements:
     more after the pool has dropped its broken connections: a write that did commit before the
     connection went then fails its compare-and-set, so nothing is written twice."""
 
-    #: Connections of the pool (a move is one short round trip: a few serve many tables).
-    SIZE = DB_THREADS
+    #: Most connections of the pool (``ROBOTABLE_MOVE_CONNECTIONS``): a move holds one for a round trip
+    #: and until the event loop gets back to it, so a burst of moves (after a pause of the loop) queues
+    #: behind a pool much smaller than the burst.
+    SIZE = int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS)))
     #: Seconds a statement waits for a connection (the database unreachable) before it fails.
     TIMEOUT = 10.0
 
