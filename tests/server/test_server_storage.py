@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,18 @@ def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
     assert storage.load_table("missing") is None
 
 
+def run_then_close(storage: Storage, play: Callable[[], Awaitable[None]]) -> None:
+    """Run ``play`` in an event loop of its own, then close the storage's asyncio connections there."""
+
+    async def play_then_close() -> None:
+        try:
+            await play()
+        finally:
+            await storage.aclose()
+
+    asyncio.run(play_then_close())
+
+
 def _seat_clocks(storage: Storage, table_id: str) -> list[tuple[int, int, bool]]:
     with storage.read() as conn:
         rows = conn.execute(
@@ -117,13 +130,7 @@ def test_moves_appended_from_the_event_loop_write_their_clocks_with_them_or_noth
         last = MoveRow(1, 1, {"type": "play", "value": 2}, "human")
         await storage.append_move_async("t1", last, "finished", {"winner": [1]}, 1, [], None, ())
 
-    async def play_then_close() -> None:
-        try:
-            await play()
-        finally:
-            await storage.aclose()
-
-    asyncio.run(play_then_close())
+    run_then_close(storage, play)
     loaded = storage.load_table("t1")
     assert [(m.idx, m.seat, m.action) for m in loaded.moves] == [
         (0, 0, {"type": "play", "value": 7}),
@@ -159,13 +166,7 @@ def test_an_append_from_the_event_loop_survives_terminated_database_sessions(pg_
         await asyncio.sleep(0.2)
         await storage.append_move_async("t1", MoveRow(1, 1, {"type": "play", "value": 2}, "human"), "running", None, 1)
 
-    async def play_then_close() -> None:
-        try:
-            await play()
-        finally:
-            await storage.aclose()
-
-    asyncio.run(play_then_close())
+    run_then_close(storage, play)
     assert [m.idx for m in storage.load_table("t1").moves] == [0, 1]
     storage.close()
 
