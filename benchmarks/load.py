@@ -65,6 +65,7 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     ack_ms: list[float] = field(default_factory=list)
     broadcast_ms: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)  # how late the clients' own event loop woke a nap
 
 
 def rss_mb(pid: int) -> float:
@@ -82,6 +83,18 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Seconds the machine's CPUs have been busy, and seconds the hypervisor took from them (``steal``:
+    on a virtual machine, time its cores were not running it), from /proc/stat."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
 
 
 class Cluster:
@@ -112,6 +125,7 @@ class Cluster:
         env.update(
             {
                 "ROBOTABLE_WS_PER_IP": "100000",
+                "ROBOTABLE_TIMINGS_KEPT": "200000",  # the servers' own timings of the whole run
                 "ROBOTABLE_WS_RATE": "100000/minute",
                 "ROBOTABLE_CREATE_RATE": "100000/minute",
                 "ROBOTABLE_ACCOUNTS_RATE": "100000/hour",
@@ -185,16 +199,20 @@ class Cluster:
         parts = []
         for i, url in enumerate(self.urls):
             try:
-                t = httpx.get(f"{url}/api/server", timeout=5).json().get("timings") or {}
+                info = httpx.get(f"{url}/api/server", timeout=5).json()
+                t = info.get("timings") or {}
             except (httpx.HTTPError, ValueError):
                 continue
             if not t:
                 continue
             shown = [
                 f"{name} p50 {t[name]['p50_ms']:.1f} p99 {t[name]['p99_ms']:.1f} ms"
-                for name in ("move", "move_write", "loop_lag")
+                for name in ("move", "move_lock", "move_write", "move_connection", "race_catch_up", "loop_lag")
                 if name in t
             ]
+            pool = info.get("move_connections") or {}
+            if pool:
+                shown.append(f"pool opened {pool.get('connections_num')} lost {pool.get('connections_lost')}")
             parts.append(f"web{i}: " + ", ".join(shown))
         return "; ".join(parts)
 
@@ -370,6 +388,9 @@ async def play_tables(
                 await asyncio.sleep(1)
                 continue
             figures.tables += 1
+            if os.environ.get("LOADDIAG"):
+                with open(os.environ["LOADDIAG"], "a") as f:
+                    f.write(f"{time.time():.3f} table\n")
             game = Game()
             seats = [(f"{base.replace('http', 'ws')}/ws/tables/{table}?seat={s}", s) for s, base in ((0, a), (1, b))]
             try:
@@ -381,6 +402,15 @@ async def play_tables(
                 seen = game.seen_at.get((1 - mover, move))
                 if seen is not None:
                     figures.broadcast_ms.append((seen - t) * 1000)
+
+
+async def client_lag(figures: Figures) -> None:
+    """How late the clients' own event loop wakes from a nap of 0.1 s, until cancelled: the clients share
+    the machine with the servers, and their own delays are part of every ack they time."""
+    while True:
+        asked = time.monotonic() + 0.1
+        await asyncio.sleep(0.1)
+        figures.lag_ms.append(max(0.0, time.monotonic() - asked) * 1000)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -396,6 +426,7 @@ async def run_load(
     """Play until the deadline; the figures after the warm-up, their seconds, and ``at_warm()`` as it was then."""
     figures = Figures()
     people = await accounts(urls, tables)
+    probe = asyncio.create_task(client_lag(figures))
     start = time.monotonic()
     deadline = start + warmup + seconds
     tasks = []
@@ -404,11 +435,12 @@ async def run_load(
         tasks.append(asyncio.create_task(play_tables(urls, i, deadline, figures, rng, people[i])))
         await asyncio.sleep(min(0.02, warmup / max(1, tables)))
     await asyncio.sleep(max(0.0, start + warmup - time.monotonic()))
-    marks = (figures.moves, len(figures.ack_ms), len(figures.broadcast_ms), len(figures.errors))
+    marks = (figures.moves, len(figures.ack_ms), len(figures.broadcast_ms), len(figures.errors), len(figures.lag_ms))
     warm = at_warm()
     t0 = time.monotonic()
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - t0
+    probe.cancel()
     steady = Figures(
         moves=figures.moves - marks[0],
         games=figures.games,
@@ -416,6 +448,7 @@ async def run_load(
         errors=figures.errors[marks[3] :],
         ack_ms=figures.ack_ms[marks[1] :],
         broadcast_ms=figures.broadcast_ms[marks[2] :],
+        lag_ms=figures.lag_ms[marks[4] :],
     )
     return steady, elapsed, warm
 
@@ -428,26 +461,40 @@ def report(
     cpu: float,
     load: str,
     db: tuple[int, int],
+    machine: tuple[float, float] = (0.0, 0.0),
 ) -> None:
     cpu_ms = f"{1000 * cpu / figures.moves:.1f}" if figures.moves else "-"
     per_move = f"{db[0] / figures.moves:.1f} scans {db[1] / figures.moves:.1f} rows" if figures.moves else "-"
     print(
         f"{label:<28} {figures.moves / elapsed:8.1f} moves/s  ack p50 {pct(figures.ack_ms, 0.5):6.1f} ms "
         f"p99 {pct(figures.ack_ms, 0.99):7.1f} ms  broadcast p50 {pct(figures.broadcast_ms, 0.5):6.1f} ms "
-        f"p99 {pct(figures.broadcast_ms, 0.99):7.1f} ms  errors {len(figures.errors)}  "
+        f"p99 {pct(figures.broadcast_ms, 0.99):7.1f} ms  clients' loop lag p99 {pct(figures.lag_ms, 0.99):.1f} ms  "
+        f"errors {len(figures.errors)}  "
         f"tables {figures.tables} games {figures.games}  RSS MB after warm-up {rss[0]} end {rss[1]}  "
-        f"web CPU {cpu_ms} ms/move  database per move: {per_move}  load average {load}",
+        f"web CPU {cpu_ms} ms/move  database per move: {per_move}  load average {load}  "
+        f"machine busy {machine[0] / elapsed:.2f} of {os.cpu_count()} cores, "
+        f"stolen by the host {machine[1] / elapsed:.2f}",
         flush=True,
     )
     for err in sorted(set(figures.errors))[:5]:
         print(f"    error: {err}")
 
 
+def run(main: Any) -> Any:
+    """``asyncio.run(main)``, on uvloop when it is installed (the server's extra brings it): the clients
+    share the machine's cores with the servers, so they should cost as little as they can."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def one_run(label: str, web: int, redis: bool, args: argparse.Namespace) -> None:
     cluster = Cluster(web, redis, code=Path(args.code).resolve(), workers=args.workers)
     try:
 
-        async def main() -> tuple[Figures, float, tuple[list[float], float, tuple[int, int]]]:
+        async def main() -> tuple[Figures, float, tuple[list[float], float, tuple[int, int], tuple[float, float]]]:
             await bot_tables(cluster.urls[0], args.bot_tables)
             return await run_load(
                 cluster.urls,
@@ -455,16 +502,17 @@ def one_run(label: str, web: int, redis: bool, args: argparse.Namespace) -> None
                 args.seconds,
                 args.warmup,
                 args.seed,
-                lambda: (cluster.rss(), cluster.cpu(), cluster.db_counts()),
+                lambda: (cluster.rss(), cluster.cpu(), cluster.db_counts(), machine_cpu()),
             )
 
         load_before = os.getloadavg()[0]
-        figures, elapsed, (warm, cpu, db) = asyncio.run(main())
+        figures, elapsed, (warm, cpu, db, machine) = run(main())
+        busy, stolen = (end - start for end, start in zip(machine_cpu(), machine, strict=True))
         time.sleep(1.5)  # PostgreSQL flushes its table statistics about once a second
         db_end = cluster.db_counts()
         load = f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}"
         db_used = (db_end[0] - db[0], db_end[1] - db[1])
-        report(label, figures, elapsed, (warm, cluster.rss()), cluster.cpu() - cpu, load, db_used)
+        report(label, figures, elapsed, (warm, cluster.rss()), cluster.cpu() - cpu, load, db_used, (busy, stolen))
         if own := cluster.timings():
             print(f"    as the servers timed their last moves: {own}", flush=True)
     finally:

@@ -49,6 +49,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.sql.expression import Update
 
+from .timings import Timings
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -264,15 +266,18 @@ class _AsyncStatements:
     more after the pool has dropped its broken connections: a write that did commit before the
     connection went then fails its compare-and-set, so nothing is written twice."""
 
-    #: Most connections of the pool (``ROBOTABLE_MOVE_CONNECTIONS``): a move holds one for a round trip
-    #: and until the event loop gets back to it, so a burst of moves (after a pause of the loop) queues
-    #: behind a pool much smaller than the burst.
+    #: Connections of the pool (``ROBOTABLE_MOVE_CONNECTIONS``), all opened when it opens (in the
+    #: background): opened one by one as moves queue for them, each would make PostgreSQL start a backend
+    #: in a burst, when the machine is busiest. A move holds one for a round trip and until the event
+    #: loop gets back to it, so a burst of moves (after a pause of the loop) queues behind a pool much
+    #: smaller than the burst (``move_connection`` in the timings).
     SIZE = int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS)))
     #: Seconds a statement waits for a connection (the database unreachable) before it fails.
     TIMEOUT = 10.0
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timings: Timings) -> None:
         self.conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.timings = timings  # ``move_connection``: each statement's wait for a connection
         self._pool: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -283,7 +288,7 @@ class _AsyncStatements:
 
             pool = AsyncConnectionPool(
                 self.conninfo,
-                min_size=1,
+                min_size=self.SIZE,
                 max_size=self.SIZE,
                 timeout=self.TIMEOUT,
                 kwargs={"autocommit": True, "application_name": APPENDS_NAME},
@@ -303,7 +308,9 @@ class _AsyncStatements:
         pool = await self._opened()
         for attempt in (1, 2):
             try:
+                asked = time.perf_counter()
                 async with pool.connection() as conn:
+                    self.timings.add("move_connection", time.perf_counter() - asked)
                     cursor = await conn.execute(sql, params)
                     row = await cursor.fetchone()
                     return None if row is None else row[0]
@@ -315,7 +322,9 @@ class _AsyncStatements:
 
     def figures(self) -> dict[str, int]:
         stats = self._pool.get_stats() if self._pool is not None else {}
-        return {k: stats.get(f"pool_{k}", stats.get(f"requests_{k}", 0)) for k in ("size", "available", "waiting")}
+        out = {k: stats.get(f"pool_{k}", stats.get(f"requests_{k}", 0)) for k in ("size", "available", "waiting")}
+        out |= {k: stats.get(k, 0) for k in ("connections_num", "connections_lost", "returns_bad", "requests_num")}
+        return out
 
     async def close(self) -> None:
         if self._pool is not None and self._loop is asyncio.get_running_loop():
@@ -376,7 +385,9 @@ class Storage:
             engine if url.startswith("sqlite") else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
         # PostgreSQL: the moves of the event loop are appended on asyncio connections of their own
-        self._appends = None if url.startswith("sqlite") else _AsyncStatements(url)
+        #: this process's timings (see timings.py), the table manager's too
+        self.timings = Timings()
+        self._appends = None if url.startswith("sqlite") else _AsyncStatements(url, self.timings)
         self._prefix = f'"{schema}".' if schema else ""
         self.create_schema()
 

@@ -128,7 +128,7 @@ class TableManager:
         self.allow_positions = allow_positions
         self.hub = Hub()
         self.clocks = clocks.Clocks(storage)
-        self.timings = Timings()
+        self.timings: Timings = storage.timings
         self._probe: asyncio.Task[None] | None = None
         self.live: dict[str, LiveTable] = {}
         self.timers: asyncio.Task[None] | None = None
@@ -448,7 +448,9 @@ class TableManager:
             action = live.game.action_from_json(action_json)
         except RobotableError as exc:
             raise from_game_error(exc) from None
+        waited = time.perf_counter()
         async with live.lock:
+            self.timings.add("move_lock", time.perf_counter() - waited)
             for attempt in range(RETRIES + 1):
                 try:
                     if self.check_seat(live, seat, account).handed_to_bot:
@@ -506,10 +508,15 @@ class TableManager:
                 live.id, move, status, result, live.row.version, to_act, at, also
             )
         except StaleTable:
+            lost = time.perf_counter()
+            self.timings.add("move_write", lost - started)
             await self.cache.catch_up_after_race(live)  # another process changed it: catch up, then retry
+            self.timings.add("race_catch_up", time.perf_counter() - lost)
             raise Raced("the table changed meanwhile; look again and retry") from None
-        finally:
+        except BaseException:
             self.timings.add("move_write", time.perf_counter() - started)
+            raise
+        self.timings.add("move_write", time.perf_counter() - started)
         if result is not None:  # rated before anyone sees the result, so the result and ratings agree
             await self._rate(live, result)
         live.state = new_state

@@ -5,7 +5,13 @@ maximum in milliseconds:
 
 - ``move``: a person's move over the websocket, from its message to its acknowledgement (its wait for
   the table, the rules, the database write, a lost race's catch-up and retry);
-- ``move_write``: the database write of a move and its clocks (won or lost);
+- ``move_lock``: its wait for the table's lock (another move or a catch-up of the same table);
+- ``move_write``: the database write of a move and its clocks (won or lost), its wait for a connection
+  included;
+- ``move_connection``: on PostgreSQL, that write's wait for a connection of the moves' pool (all of them
+  busy: see ``ROBOTABLE_MOVE_CONNECTIONS`` in docs/server.md);
+- ``race_catch_up``: after a write lost its compare-and-set to another process's, the wait for that
+  move's news and the catch-up (see ``TableCache.catch_up_after_race``);
 - ``loop_lag``: how late the event loop wakes a task that asked to sleep (work queued ahead of it:
   every socket and every move of the process shares this loop).
 
@@ -19,11 +25,13 @@ maximum in milliseconds:
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections import deque
 
-#: Durations kept of each figure (the newest).
-KEPT = 4096
+#: Durations kept of each figure (the newest; ``ROBOTABLE_TIMINGS_KEPT``: benchmarks/load.py keeps a whole
+#: run's).
+KEPT = int(os.environ.get("ROBOTABLE_TIMINGS_KEPT", "4096"))
 #: Seconds between the loop-lag probe's naps.
 PROBE_EVERY = 0.1
 

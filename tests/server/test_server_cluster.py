@@ -24,6 +24,7 @@ from people import bearer, guest_token
 from websockets.sync.client import connect
 
 from robotable.server.serving import GC_THRESHOLDS
+from robotable.server.storage import DB_THREADS
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
@@ -282,7 +283,13 @@ def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(clus
         assert sum(f["catch_up_reads"] for f in figures) <= 2, figures
         # each write (won or lost) is timed, on the pool of the moves' own connections
         assert sum(f["timings"]["move_write"]["n"] for f in figures) >= moves + 1
-        assert all(f["move_connections"]["size"] >= 1 for f in figures), figures
+        # the pool is opened in full (not a connection at a time in a burst); each write waits for one
+        assert all(f["move_connections"]["size"] == DB_THREADS for f in figures), figures
+        for f in figures:
+            timed = f["timings"]
+            assert timed["move_connection"]["n"] == timed["move_write"]["n"], timed
+            # every lost compare-and-set is timed with its catch-up
+            assert timed.get("race_catch_up", {"n": 0})["n"] == f["races_lost"], (timed, f["races_lost"])
         # served processes collect garbage at the server's thresholds (serving.tune_garbage_collection)
         assert all(f["gc"]["thresholds"] == list(GC_THRESHOLDS) for f in figures), figures
         assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
