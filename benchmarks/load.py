@@ -388,9 +388,6 @@ async def play_tables(
                 await asyncio.sleep(1)
                 continue
             figures.tables += 1
-            if os.environ.get("LOADDIAG"):
-                with open(os.environ["LOADDIAG"], "a") as f:
-                    f.write(f"{time.time():.3f} table\n")
             game = Game()
             seats = [(f"{base.replace('http', 'ws')}/ws/tables/{table}?seat={s}", s) for s, base in ((0, a), (1, b))]
             try:

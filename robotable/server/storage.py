@@ -271,7 +271,7 @@ class _AsyncStatements:
     #: in a burst, when the machine is busiest. A move holds one for a round trip and until the event
     #: loop gets back to it, so a burst of moves (after a pause of the loop) queues behind a pool much
     #: smaller than the burst (``move_connection`` in the timings).
-    SIZE = int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS)))
+    SIZE = max(1, int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS))))  # 0 or less: 1
     #: Seconds a statement waits for a connection (the database unreachable) before it fails.
     TIMEOUT = 10.0
 

@@ -31,7 +31,7 @@ from collections import deque
 
 #: Durations kept of each figure (the newest; ``ROBOTABLE_TIMINGS_KEPT``: benchmarks/load.py keeps a whole
 #: run's).
-KEPT = int(os.environ.get("ROBOTABLE_TIMINGS_KEPT", "4096"))
+KEPT = max(1, int(os.environ.get("ROBOTABLE_TIMINGS_KEPT", "4096")))  # 0 or less: 1
 #: Seconds between the loop-lag probe's naps.
 PROBE_EVERY = 0.1
 
