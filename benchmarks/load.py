@@ -207,12 +207,22 @@ class Cluster:
                 continue
             shown = [
                 f"{name} p50 {t[name]['p50_ms']:.1f} p99 {t[name]['p99_ms']:.1f} ms"
-                for name in ("move", "move_lock", "move_write", "move_connection", "race_catch_up", "loop_lag")
+                for name in (
+                    "move",
+                    "move_lock",
+                    "move_write",
+                    "move_connection",
+                    "race_catch_up",
+                    "race_news",
+                    "loop_lag",
+                )
                 if name in t
             ]
             pool = info.get("move_connections") or {}
             if pool:
                 shown.append(f"pool opened {pool.get('connections_num')} lost {pool.get('connections_lost')}")
+                if pool.get("batches_num"):  # writes of moves sent in batches (batched_writes.py)
+                    shown.append(f"{pool['requests_num'] / pool['batches_num']:.2f} writes a batch")
             parts.append(f"web{i}: " + ", ".join(shown))
         return "; ".join(parts)
 

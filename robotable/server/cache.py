@@ -217,8 +217,10 @@ class TableCache:
         whatever the news did not bring."""
         if self.manager.fanout.connected and live.row.version + 1 not in self._held.get(live.id, {}):
             waiter = self._news_waiters.setdefault(live.id, asyncio.Event())
+            waited = time.perf_counter()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waiter.wait(), RACE_NEWS_WAIT)
+            self.manager.timings.add("race_news", time.perf_counter() - waited)
             self._news_waiters.pop(live.id, None)
         self.race_catch_ups += 1
         return await self.refresh_locked(live)

@@ -49,6 +49,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.sql.expression import Update
 
+from .batched_writes import BatchedWrites
 from .timings import Timings
 
 P = ParamSpec("P")
@@ -58,6 +59,10 @@ SCHEMA_VERSION = 1
 #: Threads a server process runs its blocking database calls on (its default executor), and the size of
 #: its connection pool on PostgreSQL (SQLAlchemy's default of 5 queued moves behind each other under load).
 DB_THREADS = int(os.environ.get("ROBOTABLE_DB_THREADS", "12"))
+#: PostgreSQL: connections (and writer tasks) of the event loop's writes of moves (batched_writes.py).
+MOVE_CONNECTIONS = max(1, int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS))))  # 0 or less: 1
+#: PostgreSQL: moves written at most in one batch (one round trip, one commit); 1: each alone.
+MOVE_BATCH = max(1, int(os.environ.get("ROBOTABLE_MOVE_BATCH", "16")))
 #: A pooled PostgreSQL connection unused for this many seconds is pinged before it is handed out.
 PING_IDLE_SECONDS = 1.0
 
@@ -259,77 +264,9 @@ def _append_in_one_statement(
 APPENDS_NAME = "robotable moves"
 
 
-class _AsyncStatements:
-    """PostgreSQL statements run from the event loop, outside any transaction (each commits as a whole),
-    on a small pool of psycopg asyncio connections (psycopg_pool), opened on first use in the running
-    loop. A statement whose connection was lost (a restarted database, a terminated session) runs once
-    more after the pool has dropped its broken connections: a write that did commit before the
-    connection went then fails its compare-and-set, so nothing is written twice."""
-
-    #: Connections of the pool (``ROBOTABLE_MOVE_CONNECTIONS``), all opened when it opens (in the
-    #: background): opened one by one as moves queue for them, each would make PostgreSQL start a backend
-    #: in a burst, when the machine is busiest. A move holds one for a round trip and until the event
-    #: loop gets back to it, so a burst of moves (after a pause of the loop) queues behind a pool much
-    #: smaller than the burst (``move_connection`` in the timings).
-    SIZE = max(1, int(os.environ.get("ROBOTABLE_MOVE_CONNECTIONS", str(DB_THREADS))))  # 0 or less: 1
-    #: Seconds a statement waits for a connection (the database unreachable) before it fails.
-    TIMEOUT = 10.0
-
-    def __init__(self, url: str, timings: Timings) -> None:
-        self.conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-        self.timings = timings  # ``move_connection``: each statement's wait for a connection
-        self._pool: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    async def _opened(self) -> Any:
-        loop = asyncio.get_running_loop()
-        if self._pool is None or self._loop is not loop:
-            from psycopg_pool import AsyncConnectionPool
-
-            pool = AsyncConnectionPool(
-                self.conninfo,
-                min_size=self.SIZE,
-                max_size=self.SIZE,
-                timeout=self.TIMEOUT,
-                kwargs={"autocommit": True, "application_name": APPENDS_NAME},
-                open=False,
-            )
-            await pool.open()
-            if self._pool is not None and self._loop is loop:  # opened meanwhile by another caller
-                await pool.close()
-            else:
-                self._pool, self._loop = pool, loop
-        return self._pool
-
-    async def run(self, sql: str, params: dict[str, Any]) -> Any:
-        """Run ``sql`` with ``params``; the first column of its first row."""
-        import psycopg
-
-        pool = await self._opened()
-        for attempt in (1, 2):
-            try:
-                asked = time.perf_counter()
-                async with pool.connection() as conn:
-                    self.timings.add("move_connection", time.perf_counter() - asked)
-                    cursor = await conn.execute(sql, params)
-                    row = await cursor.fetchone()
-                    return None if row is None else row[0]
-            except psycopg.OperationalError:
-                if attempt == 2:
-                    raise
-                await pool.check()  # drop the broken connections (all of them went, most likely)
-        raise AssertionError("unreachable")
-
-    def figures(self) -> dict[str, int]:
-        stats = self._pool.get_stats() if self._pool is not None else {}
-        out = {k: stats.get(f"pool_{k}", stats.get(f"requests_{k}", 0)) for k in ("size", "available", "waiting")}
-        out |= {k: stats.get(k, 0) for k in ("connections_num", "connections_lost", "returns_bad", "requests_num")}
-        return out
-
-    async def close(self) -> None:
-        if self._pool is not None and self._loop is asyncio.get_running_loop():
-            await self._pool.close()
-        self._pool = self._loop = None
+def _conninfo(url: str) -> str:
+    """A libpq connection string of a SQLAlchemy URL (password included: it is not printed)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def _json_text(value: Any) -> str:
@@ -387,7 +324,11 @@ class Storage:
         # PostgreSQL: the moves of the event loop are appended on asyncio connections of their own
         #: this process's timings (see timings.py), the table manager's too
         self.timings = Timings()
-        self._appends = None if url.startswith("sqlite") else _AsyncStatements(url, self.timings)
+        self._appends = (
+            None
+            if url.startswith("sqlite")
+            else BatchedWrites(_conninfo(url), APPENDS_NAME, self.timings, MOVE_CONNECTIONS, MOVE_BATCH)
+        )
         self._prefix = f'"{schema}".' if schema else ""
         self.create_schema()
 

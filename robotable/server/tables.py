@@ -547,6 +547,8 @@ class TableManager:
 
     async def _rate(self, live: LiveTable, result: dict[str, Any]) -> None:
         """Update the ratings after a rated table's last move (once; see ratings.py)."""
+        if ratings.entries_of(live.row) is None:  # unrated: no trip to a worker thread
+            return
         try:
             await asyncio.to_thread(ratings.rate_table, self.storage, live.row, result)
         except Exception:  # the move stands; the ratings are the server's own bookkeeping

@@ -8,10 +8,13 @@ maximum in milliseconds:
 - ``move_lock``: its wait for the table's lock (another move or a catch-up of the same table);
 - ``move_write``: the database write of a move and its clocks (won or lost), its wait for a connection
   included;
-- ``move_connection``: on PostgreSQL, that write's wait for a connection of the moves' pool (all of them
-  busy: see ``ROBOTABLE_MOVE_CONNECTIONS`` in docs/server.md);
+- ``move_connection``: on PostgreSQL, that write's wait until it is sent: in the queue of the moves'
+  writers, and for a connection of their pool (see batched_writes.py and ``ROBOTABLE_MOVE_CONNECTIONS``
+  in docs/server.md);
 - ``race_catch_up``: after a write lost its compare-and-set to another process's, the wait for that
   move's news and the catch-up (see ``TableCache.catch_up_after_race``);
+- ``race_news``: the part of it spent waiting for the winner's news through the fan-out (at most
+  ``RACE_NEWS_WAIT``, 250 ms; then the database is read);
 - ``loop_lag``: how late the event loop wakes a task that asked to sleep (work queued ahead of it:
   every socket and every move of the process shares this loop).
 

@@ -24,7 +24,7 @@ from people import bearer, guest_token
 from websockets.sync.client import connect
 
 from robotable.server.serving import GC_THRESHOLDS
-from robotable.server.storage import DB_THREADS
+from robotable.server.storage import MOVE_CONNECTIONS
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
@@ -284,7 +284,9 @@ def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(clus
         # each write (won or lost) is timed, on the pool of the moves' own connections
         assert sum(f["timings"]["move_write"]["n"] for f in figures) >= moves + 1
         # the pool is opened in full (not a connection at a time in a burst); each write waits for one
-        assert all(f["move_connections"]["size"] == DB_THREADS for f in figures), figures
+        assert all(f["move_connections"]["size"] == MOVE_CONNECTIONS for f in figures), figures
+        # every write went in a batch, alone or with others
+        assert all(0 < f["move_connections"]["batches_num"] <= f["move_connections"]["requests_num"] for f in figures)
         for f in figures:
             timed = f["timings"]
             assert timed["move_connection"]["n"] == timed["move_write"]["n"], timed
