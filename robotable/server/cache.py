@@ -247,6 +247,8 @@ class TableCache:
 
     async def receive(self, news: News) -> None:
         """News published by another process: deliver it to the sockets here."""
+        if news.sent:  # published to received (one clock for processes of one machine)
+            self.manager.timings.add("news_delay", max(0.0, time.time() - news.sent))
         try:
             self._receive(news)
         finally:

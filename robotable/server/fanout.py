@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,8 @@ class News:
     seats: tuple[int, ...] | None = None
     origin: str = ""
     move: dict[str, Any] | None = None
+    #: when it was published (``time.time()``, seconds): receivers time how late news comes
+    sent: float = field(default_factory=time.time)
 
     def to_json(self) -> str:
         """The news as published; it starts with :meth:`prefix` of its origin."""
@@ -72,6 +75,7 @@ class News:
                 "message": self.message,
                 "seats": list(self.seats) if self.seats is not None else None,
                 "move": self.move,
+                "sent": self.sent,
             }
         )
 
@@ -101,6 +105,7 @@ class News:
             seats=tuple(int(s) for s in seats) if isinstance(seats, list) else None,
             origin=str(data.get("origin") or ""),
             move=move if isinstance(move, dict) else None,
+            sent=float(sent) if isinstance(sent := data.get("sent"), (int, float)) else 0.0,
         )
 
 

@@ -292,6 +292,10 @@ def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(clus
             assert timed["move_connection"]["n"] == timed["move_write"]["n"], timed
             # every lost compare-and-set is timed with its catch-up
             assert timed.get("race_catch_up", {"n": 0})["n"] == f["races_lost"], (timed, f["races_lost"])
+            # the wait for the winner's news is part of it, when the news had not come yet
+            assert timed.get("race_news", {"n": 0})["n"] <= f["races_lost"], timed
+            # news from the other process is timed from its publishing
+            assert timed["news_delay"]["n"] >= 1 and 0 <= timed["news_delay"]["p50_ms"] < 10_000, timed
         # served processes collect garbage at the server's thresholds (serving.tune_garbage_collection)
         assert all(f["gc"]["thresholds"] == list(GC_THRESHOLDS) for f in figures), figures
         assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
