@@ -214,6 +214,7 @@ class Cluster:
                     "move_connection",
                     "race_catch_up",
                     "race_news",
+                    "news_publish",
                     "news_delay",
                     "loop_lag",
                 )

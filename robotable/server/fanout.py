@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .jsontext import decode, encode
+from .timings import Timings
 
 log = logging.getLogger("robotable.server")
 
@@ -148,6 +149,8 @@ class RedisFanout:
         self._queue: asyncio.Queue[News] = asyncio.Queue(maxsize=100_000)
         self._tasks: list[asyncio.Task[None]] = []
         self.dropped = 0
+        #: where ``news_publish`` is timed (from publishing to Redis's answer), set by the table manager
+        self.timings: Timings | None = None
 
     async def start(self, receive: Receiver, resync: Resync) -> None:
         """Start the subscriber and the publisher (they keep reconnecting while Redis is down)."""
@@ -178,24 +181,26 @@ class RedisFanout:
             self.url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=5
         )
 
-    def _batch(self, first: News) -> list[str]:
-        """``first`` and the news queued behind it (up to :data:`BATCH`), as text, in order."""
+    def _batch(self, first: News) -> tuple[list[str], list[float]]:
+        """``first`` and the news queued behind it (up to :data:`BATCH`), as text, in order, and when
+        each was published."""
         items = [first]
         while len(items) < BATCH and not self._queue.empty():
             items.append(self._queue.get_nowait())
-        texts = []
+        texts, sent = [], []
         for news in items:
             text = news.to_json()
             if len(text) > MAX_NEWS:
                 log.warning("news of table %s too large to publish (%d bytes)", news.table, len(text))
             else:
                 texts.append(text)
-        return texts
+                sent.append(news.sent)
+        return texts, sent
 
     async def _publish_loop(self) -> None:
         client = None
         while True:
-            texts = self._batch(await self._queue.get())
+            texts, sent = self._batch(await self._queue.get())
             if not texts:
                 continue
             try:
@@ -205,6 +210,10 @@ class RedisFanout:
                     for text in texts:
                         pipe.publish(self.channel, text)
                     await pipe.execute()
+                if self.timings is not None:
+                    done = time.time()
+                    for at in sent:
+                        self.timings.add("news_publish", max(0.0, done - at))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis down: drop it, receivers catch up from the database

@@ -137,6 +137,8 @@ class TableManager:
         #: Bot workers (``bot_api.QueuedBots``): bots' turns go to the queue. None: bots think here, in a thread.
         self.bot_workers: Any = None
         self.fanout = fanout or LocalFanout()
+        if isinstance(self.fanout, RedisFanout):
+            self.fanout.timings = self.timings  # ``news_publish``
         self.cache = TableCache(self)
         self._resuming: asyncio.Task[None] | None = None
 

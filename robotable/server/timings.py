@@ -15,6 +15,8 @@ maximum in milliseconds:
   move's news and the catch-up (see ``TableCache.catch_up_after_race``);
 - ``race_news``: the part of it spent waiting for the winner's news through the fan-out (at most
   ``RACE_NEWS_WAIT``, 250 ms; then the database is read);
+- ``news_publish``: news of this process, from its publishing to Redis's answer (the queue of the
+  fan-out's publisher and its round trip);
 - ``news_delay``: how late news of other processes comes through the fan-out, from its publishing
   to its receipt here (wall clocks: exact for processes of one machine);
 - ``loop_lag``: how late the event loop wakes a task that asked to sleep (work queued ahead of it:

@@ -296,6 +296,8 @@ def test_simultaneous_choices_through_both_processes_catch_up_from_the_news(clus
             assert timed.get("race_news", {"n": 0})["n"] <= f["races_lost"], timed
             # news from the other process is timed from its publishing
             assert timed["news_delay"]["n"] >= 1 and 0 <= timed["news_delay"]["p50_ms"] < 10_000, timed
+            # and its own news from publishing to Redis's answer
+            assert timed["news_publish"]["n"] >= 1 and 0 <= timed["news_publish"]["p50_ms"] < 10_000, timed
         # served processes collect garbage at the server's thresholds (serving.tune_garbage_collection)
         assert all(f["gc"]["thresholds"] == list(GC_THRESHOLDS) for f in figures), figures
         assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
