@@ -176,7 +176,7 @@ class BatchedWrites:
         out |= {"requests_num": self.writes, "batches_num": self.batches}
         return out
 
-    async def close(self) -> None:
+    async def aclose(self) -> None:
         """Stop the writers (waiting writes fail) and close the pool, if they belong to this loop."""
         if self._loop is asyncio.get_running_loop():
             for task in self._writers:

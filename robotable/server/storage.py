@@ -488,7 +488,7 @@ class Storage:
     async def aclose(self) -> None:
         """Close the asyncio connections (the event loop's part of :meth:`close`)."""
         if self._appends is not None:
-            await self._appends.close()
+            await self._appends.aclose()
 
     def write_rows(self, updates: Sequence[RowUpdate]) -> None:
         """Write ``updates`` in one transaction."""

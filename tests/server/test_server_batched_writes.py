@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
 
 import psycopg
 import pytest
 import sqlalchemy as sa
-from test_server_storage import table_row
+from test_server_storage import run_then_close, table_row
 
 from robotable.server.batched_writes import BatchedWrites
 from robotable.server.storage import APPENDS_NAME, MoveRow, StaleTable, Storage, _conninfo
@@ -20,16 +19,6 @@ from robotable.server.timings import Timings
 
 def _writes(pg_url: str, size: int = 2, batch: int = 16) -> BatchedWrites:
     return BatchedWrites(_conninfo(pg_url), APPENDS_NAME, Timings(), size, batch)
-
-
-def _run(writes: BatchedWrites, play: Callable[[], Awaitable[None]]) -> None:
-    async def play_then_close() -> None:
-        try:
-            await play()
-        finally:
-            await writes.close()
-
-    asyncio.run(play_then_close())
 
 
 @pytest.fixture
@@ -59,7 +48,7 @@ def test_waiting_writes_go_in_batches_and_each_gets_its_own_answer(pg_url: str, 
         insert = f"INSERT INTO {scratch} VALUES (%(n)s) RETURNING n * 10"
         answers.extend(await asyncio.gather(*(writes.run(insert, {"n": n}) for n in range(200))))
 
-    _run(writes, play)
+    run_then_close(writes, play)
     assert answers == [n * 10 for n in range(200)]
     assert _stored(pg_url, scratch) == list(range(200))
     # 200 writes at once on 2 writers: most went with others
@@ -79,7 +68,7 @@ def test_a_failing_write_fails_alone_and_its_batch_is_written(pg_url: str, scrat
         calls.insert(3, writes.run(broken, {"n": 0}))
         outcomes.extend(await asyncio.gather(*calls, return_exceptions=True))
 
-    _run(writes, play)
+    run_then_close(writes, play)
     assert [type(o) for o in outcomes] == [int] * 3 + [psycopg.errors.DivisionByZero] + [int] * 4
     assert _stored(pg_url, scratch) == list(range(1, 8))
     assert writes.batches < writes.writes  # the batch went together first
@@ -98,7 +87,7 @@ def test_a_write_whose_caller_stopped_waiting_is_not_sent(pg_url: str, scratch: 
         assert (await busy, kept) == (1, 2)
         assert gone.cancelled()
 
-    _run(writes, play)
+    run_then_close(writes, play)
     assert _stored(pg_url, scratch) == [2]
 
 
@@ -112,7 +101,7 @@ def test_closing_fails_the_waiting_writes_and_stops_the_writers(pg_url: str, scr
         waiting = asyncio.create_task(writes.run(f"INSERT INTO {scratch} VALUES (1) RETURNING 1", {}))
         await asyncio.sleep(0.05)
         writers = list(writes._writers)
-        await writes.close()
+        await writes.aclose()
         seen.extend(await asyncio.gather(busy, waiting, return_exceptions=True))
         assert all(t.done() for t in writers)
 
@@ -183,13 +172,7 @@ def test_moves_written_while_their_sessions_are_terminated_are_never_lost_nor_do
             )
         )
 
-    async def play_then_close() -> None:
-        try:
-            await play()
-        finally:
-            await storage.aclose()
-
-    asyncio.run(play_then_close())
+    run_then_close(storage, play)
     assert killed, "no writer session was terminated"
     for t in tables:
         stored = [m.idx for m in storage.load_table(t).moves]

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from people import bearer, guest_token
 
 from robotable.server import create_app
+from robotable.server.batched_writes import BatchedWrites
 from robotable.server.clocks import Clocks as ClockStore
 from robotable.server.clocks import TimeControl, seat_clocks_table
 from robotable.server.storage import (
@@ -88,8 +89,8 @@ def test_tables_moves_and_seats_round_trip(storage: Storage) -> None:
     assert storage.load_table("missing") is None
 
 
-def run_then_close(storage: Storage, play: Callable[[], Awaitable[None]]) -> None:
-    """Run ``play`` in an event loop of its own, then close the storage's asyncio connections there."""
+def run_then_close(storage: Storage | BatchedWrites, play: Callable[[], Awaitable[None]]) -> None:
+    """Run ``play`` in an event loop of its own, then close the asyncio connections (``aclose``) there."""
 
     async def play_then_close() -> None:
         try:
