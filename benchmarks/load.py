@@ -213,13 +213,17 @@ class Cluster:
                     "move_write",
                     "move_connection",
                     "race_catch_up",
-                    "race_news",
                     "news_publish",
                     "news_delay",
                     "loop_lag",
                 )
                 if name in t
             ]
+            if "race_catch_up" in t:
+                shown.append(f"races lost {t['race_catch_up']['n']}")
+            pauses = (info.get("gc") or {}).get("pauses") or {}
+            for gen, p in sorted(pauses.items()):  # the garbage collector's pauses (serving.py)
+                shown.append(f"gc {gen} n {p['n']} p50 {p['p50_ms']:.1f} max {p['max_ms']:.1f} ms")
             pool = info.get("move_connections") or {}
             if pool:
                 shown.append(f"pool opened {pool.get('connections_num')} lost {pool.get('connections_lost')}")

@@ -39,6 +39,7 @@ class _Write:
     sql: str
     params: dict[str, Any]
     answer: asyncio.Future[Any]
+    timing: str | None  # where its wait until it is sent is timed (None: nowhere)
     asked: float = field(default_factory=time.perf_counter)
 
 
@@ -63,10 +64,11 @@ class BatchedWrites:
         self.batches = 0
         self.writes = 0
 
-    async def run(self, sql: str, params: dict[str, Any]) -> Any:
-        """Run ``sql`` with ``params`` (in a batch); the first column of its first row."""
+    async def run(self, sql: str, params: dict[str, Any], timing: str | None = "move_connection") -> Any:
+        """Run ``sql`` with ``params`` (in a batch); the first column of its first row. Its wait until it
+        is sent is timed as ``timing`` (None: not timed; a read that rides with the writes)."""
         queue = await self._opened()
-        write = _Write(sql, params, asyncio.get_running_loop().create_future())
+        write = _Write(sql, params, asyncio.get_running_loop().create_future(), timing)
         queue.put_nowait(write)
         return await write.answer
 
@@ -143,7 +145,8 @@ class BatchedWrites:
                 async with self._pool.connection() as conn:
                     sent = time.perf_counter()
                     for write in batch:
-                        self.timings.add("move_connection", sent - write.asked)
+                        if write.timing is not None:
+                            self.timings.add(write.timing, sent - write.asked)
                     self.batches += 1
                     self.writes += len(batch)
                     if len(batch) == 1:

@@ -25,7 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from .clocks import CLOCK_TABLES, Clocks
 from .fanout import MESSAGE_KINDS, PRESENCE, News
+from .timings import COLLECTIONS
 
 if TYPE_CHECKING:
     from .tables import LiveTable, TableManager
@@ -42,8 +44,6 @@ FINISHED_IDLE_SECONDS = float(os.environ.get("ROBOTABLE_FINISHED_IDLE_SECONDS", 
 PRESENCE_DEBOUNCE = 0.3
 #: Another process's presence counts this long after it last said so (it repeats every sweep).
 PRESENCE_TTL = 30.0
-#: Seconds a move that lost its compare-and-set waits for the winner's news before reading the database.
-RACE_NEWS_WAIT = 0.25
 
 
 class TableCache:
@@ -58,7 +58,6 @@ class TableCache:
         self._dirty: set[str] = set()
         self._wanted: dict[str, int | None] = {}  # the version each scheduled catch-up is for (None: unknown)
         self._held: dict[str, dict[int, News]] = {}  # move news that came while the table was busy here
-        self._news_waiters: dict[str, asyncio.Event] = {}  # tables whose lost race waits for news
         self._presence_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="robotable-presence")
         self._tasks: set[asyncio.Task[None]] = set()
         self._janitor: asyncio.Task[None] | None = None
@@ -174,13 +173,18 @@ class TableCache:
         if self._apply_held(live):
             return True
         self.reads += 1
-        loaded, clock = await asyncio.to_thread(self._read_changes, live)
+        loaded = await manager.storage.load_changes_async(live.id, live.row.history, len(live.moves), CLOCK_TABLES)
         if loaded is None:
             return False
-        row, first = loaded
+        row, first, clock_rows = loaded
         if row.version == live.row.version:
             return False
         manager.clocks.forget(live.id)  # the clocks moved on with the table: as read with it
+        try:
+            clock = Clocks.from_rows(clock_rows)
+        except (KeyError, TypeError, ValueError):  # read again on first use
+            log.warning("table %s: clocks not read with its changes", live.id, exc_info=True)
+            clock = None
         if clock is not None:
             manager.clocks.cache[live.id] = clock
         seats_changed = [vars(s) for s in row.seats] != [vars(s) for s in live.row.seats]
@@ -211,37 +215,12 @@ class TableCache:
 
     async def catch_up_after_race(self, live: LiveTable) -> bool:
         """Catch ``live`` up after its write lost a compare-and-set (its lock held): another process
-        wrote first (two seats that choose at once, through two processes). The winner publishes its
-        move right after committing, so with the fan-out connected this first waits a moment for that
-        news, which brings the move without reading the database; :meth:`refresh_locked` then reads
-        whatever the news did not bring."""
-        if self.manager.fanout.connected and live.row.version + 1 not in self._held.get(live.id, {}):
-            waiter = self._news_waiters.setdefault(live.id, asyncio.Event())
-            waited = time.perf_counter()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter.wait(), RACE_NEWS_WAIT)
-            self.manager.timings.add("race_news", time.perf_counter() - waited)
-            self._news_waiters.pop(live.id, None)
+        wrote first (two seats that choose at once, through two processes). Move news that came
+        meanwhile is applied; what it did not bring is read at once, in one statement on the event
+        loop's own connections (:meth:`refresh_locked`), not waited for: the winner's news is late
+        just when races happen (a busy publisher), and waiting for it was most of a lost race's time."""
         self.race_catch_ups += 1
         return await self.refresh_locked(live)
-
-    def _news_came(self, table_id: str) -> None:
-        waiter = self._news_waiters.get(table_id)
-        if waiter is not None:
-            waiter.set()
-
-    def _read_changes(self, live: LiveTable) -> tuple[Any, Any]:
-        """The stored changes ``live`` lacks and the table's clocks, in one trip to a worker thread (so
-        the summaries that follow never read the clocks on the event loop)."""
-        manager = self.manager
-        loaded = manager.storage.load_changes(live.id, live.row.history, len(live.moves))
-        if loaded is None or loaded[0].version == live.row.version:
-            return loaded, None
-        try:
-            return loaded, manager.clocks.load(live.id)
-        except Exception:  # read again on first use
-            log.warning("table %s: clocks not read with its changes", live.id, exc_info=True)
-            return loaded, None
 
     # -- news from other processes ----------------------------------------------------------------
 
@@ -249,10 +228,7 @@ class TableCache:
         """News published by another process: deliver it to the sockets here."""
         if news.sent:  # published to received (one clock for processes of one machine)
             self.manager.timings.add("news_delay", max(0.0, time.time() - news.sent))
-        try:
-            self._receive(news)
-        finally:
-            self._news_came(news.table)
+        self._receive(news)
 
     def _receive(self, news: News) -> None:
         manager = self.manager
@@ -487,7 +463,11 @@ class TableCache:
             "fanout_connected": self.manager.fanout.connected,
             "timings": self.manager.timings.figures(),
             "move_connections": self.manager.storage.append_connections(),
-            "gc": {"thresholds": list(gc.get_threshold()), "collections": [g["collections"] for g in gc.get_stats()]},
+            "gc": {
+                "thresholds": list(gc.get_threshold()),
+                "collections": [g["collections"] for g in gc.get_stats()],
+                "pauses": COLLECTIONS.figures(),
+            },
         }
 
 

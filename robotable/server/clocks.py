@@ -100,6 +100,18 @@ seat_notes_table = Table(
 )
 
 
+#: The tables of a table's clocks (its time control, its seats' clocks, its notes), as read together.
+CLOCK_TABLES = (clocks_table, seat_clocks_table, seat_notes_table)
+_CLOCK_ORDER = ((), (seat_clocks_table.c.seat,), (seat_notes_table.c.id,))
+
+
+def _when(value: datetime | str | None) -> datetime | None:
+    """A stored time (a datetime, or ISO text from PostgreSQL's JSON) in UTC."""
+    if value is None:
+        return None
+    return _utc(datetime.fromisoformat(value) if isinstance(value, str) else value)
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """A table's time control (see the module docstring)."""
@@ -273,26 +285,43 @@ class Clocks:
     def load(self, table_id: str) -> TableClock | None:
         """A table's clocks as stored, or None for a table stored before clocks existed."""
         with self.storage.read() as conn:
-            row = conn.execute(select(clocks_table.c.control).where(clocks_table.c.table_id == table_id)).first()
-            if row is None:
-                return None
-            seats = [
-                SeatClock(r.seat, int(r.remaining_ms), _utc(r.deadline), bool(r.timed_out), _utc(r.away_deadline))
-                for r in conn.execute(
-                    select(seat_clocks_table)
-                    .where(seat_clocks_table.c.table_id == table_id)
-                    .order_by(seat_clocks_table.c.seat)
-                )
+            rows = [
+                [dict(r) for r in conn.execute(select(t).where(t.c.table_id == table_id).order_by(*order)).mappings()]
+                for t, order in zip(CLOCK_TABLES, _CLOCK_ORDER, strict=True)
             ]
-            notes = [
-                {"seat": r.seat, "kind": r.kind, "move": r.move, "detail": r.detail, "at": _utc(r.at).isoformat()}
-                for r in conn.execute(
-                    select(seat_notes_table)
-                    .where(seat_notes_table.c.table_id == table_id)
-                    .order_by(seat_notes_table.c.id)
+        return self.from_rows(rows)
+
+    @staticmethod
+    def from_rows(rows: list[list[dict[str, Any]]]) -> TableClock | None:
+        """A table's clocks from its stored rows of :data:`CLOCK_TABLES` (each a list of column mappings,
+        in key order; times as datetimes or as ISO text, the way PostgreSQL's JSON writes them), or None
+        for a table stored before clocks existed."""
+        controls, seats, notes = rows
+        if not controls:
+            return None
+        return TableClock(
+            TimeControl.from_json(dict(controls[0]["control"])),
+            [
+                SeatClock(
+                    int(r["seat"]),
+                    int(r["remaining_ms"]),
+                    _when(r["deadline"]),
+                    bool(r["timed_out"]),
+                    _when(r["away_deadline"]),
                 )
-            ]
-        return TableClock(TimeControl.from_json(dict(row[0])), seats, notes)
+                for r in seats
+            ],
+            [
+                {
+                    "seat": r["seat"],
+                    "kind": r["kind"],
+                    "move": r["move"],
+                    "detail": r["detail"],
+                    "at": _when(r["at"]).isoformat(),
+                }
+                for r in notes
+            ],
+        )
 
     def forget(self, table_id: str) -> None:
         """Drop the cached clocks (the next use reads them again)."""

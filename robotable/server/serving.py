@@ -31,6 +31,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from .timings import time_collections
+
 #: Seconds a connection has to send its request headers.
 HEADER_TIMEOUT = float(os.environ.get("ROBOTABLE_HEADER_TIMEOUT", "10"))
 #: Seconds an idle keep-alive connection stays open.
@@ -202,6 +204,7 @@ def tune_garbage_collection() -> None:
     only reference cycles wait for a collection."""
     gc.set_threshold(*GC_THRESHOLDS)
     gc.freeze()
+    time_collections()
 
 
 def serve(app: Any, host: str, port: int) -> None:

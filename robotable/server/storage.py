@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
@@ -258,6 +259,45 @@ def _append_in_one_statement(
         match = " AND ".join(f"{k} = {param(table, k, f'u{i}_at_{k}')}" for k in key)
         parts.append(f"u{i} AS (UPDATE {prefix}{name} SET {sets} WHERE {match} AND EXISTS (SELECT FROM cas))")
     return "WITH " + ",\n".join(parts) + "\nSELECT count(*) FROM cas"
+
+
+@functools.cache
+def _changes_in_one_statement(prefix: str, beside: tuple[str, ...]) -> str:
+    """PostgreSQL: what :meth:`Storage.load_changes` reads (the table, its seats, the moves a copy at
+    ``at_moves`` moves and history ``at_history`` lacks, and from which move they start) and every row
+    of each table named in ``beside`` that belongs to the table (by ``table_id``, in key order), as one
+    JSON value: one statement, one round trip, on the event loop's connections. Built once for each
+    shape."""
+    dialect = postgresql.dialect()
+
+    def param(table: Table, column: str, name: str) -> str:
+        return f"CAST(%({name})s AS {table.c[column].type.compile(dialect=dialect)})"
+
+    t, seats, moves = tables_table, seats_table, moves_table
+    table_id = param(t, "id", "at_id")
+    have = param(t, "num_moves", "at_moves")
+    history = param(t, "history", "at_history")
+    first = f"CASE WHEN t.history = {history} AND t.num_moves >= {have} THEN {have} ELSE 0 END"
+    move = ", ".join(f"'{c}', m.{c}" for c in ("idx", "seat", "action", "actor"))
+    rows = []
+    for name in beside:
+        table = metadata.tables[name]
+        order = ", ".join(f"b.{c.name}" for c in table.primary_key.columns if c.name != "table_id") or "b.table_id"
+        rows.append(
+            f"(SELECT coalesce(json_agg(b ORDER BY {order}), '[]'::json) FROM {prefix}{name} b"
+            f" WHERE b.table_id = {table_id})"
+        )
+    return (
+        f"WITH t AS (SELECT * FROM {prefix}{t.name} WHERE id = {table_id})\n"
+        "SELECT json_build_object(\n"
+        "  'table', (SELECT row_to_json(t) FROM t),\n"
+        f"  'first', (SELECT {first} FROM t),\n"
+        f"  'seats', (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM {prefix}{seats.name} s"
+        f" WHERE s.table_id = {table_id}),\n"
+        f"  'moves', (SELECT coalesce(json_agg(json_build_object({move}) ORDER BY m.idx), '[]'::json)"
+        f" FROM {prefix}{moves.name} m, t WHERE m.table_id = {table_id} AND m.idx >= {first}),\n"
+        f"  'beside', json_build_array({', '.join(rows)}))"
+    )
 
 
 #: How the connections of the event loop's appends name themselves (``pg_stat_activity.application_name``).
@@ -699,6 +739,48 @@ class Storage:
                 )
             ]
         return table, first
+
+    async def load_changes_async(
+        self, table_id: str, history: int, have: int, beside: Sequence[Table] = ()
+    ) -> tuple[TableRow, int, list[list[dict[str, Any]]]] | None:
+        """:meth:`load_changes` from the event loop, with every row of each table of ``beside`` that
+        belongs to the table (keyed by ``table_id``: its clocks), as ``(row, first, beside_rows)``.
+
+        On PostgreSQL it is one statement (:func:`_changes_in_one_statement`) on the event loop's own
+        connections, beside the moves' writes: no worker thread, one round trip; on SQLite, a worker
+        thread. None if the table does not exist."""
+        if self._appends is None:
+            return await asyncio.to_thread(self._load_changes_beside, table_id, history, have, beside)
+        sql = _changes_in_one_statement(self._prefix, tuple(b.name for b in beside))
+        found = await self._appends.run(sql, {"at_id": table_id, "at_history": history, "at_moves": have}, None)
+        if not isinstance(found, dict) or found.get("table") is None:
+            return None
+        head = found["table"]
+        for column in ("created_at", "updated_at"):
+            head[column] = datetime.fromisoformat(head[column])
+        table = _table_row(head)
+        table.seats = [_seat_row(SimpleNamespace(**r)) for r in found["seats"]]
+        table.moves = [MoveRow(r["idx"], r["seat"], dict(r["action"]), r["actor"]) for r in found["moves"]]
+        return table, int(found["first"]), found["beside"]
+
+    def _load_changes_beside(
+        self, table_id: str, history: int, have: int, beside: Sequence[Table]
+    ) -> tuple[TableRow, int, list[list[dict[str, Any]]]] | None:
+        """:meth:`load_changes_async` in a worker thread (SQLite)."""
+        loaded = self.load_changes(table_id, history, have)
+        if loaded is None:
+            return None
+        with self.read() as conn:
+            rows = [
+                [
+                    dict(r)
+                    for r in conn.execute(
+                        select(b).where(b.c.table_id == table_id).order_by(*b.primary_key.columns)
+                    ).mappings()
+                ]
+                for b in beside
+            ]
+        return loaded[0], loaded[1], rows
 
     @once_more_if_disconnected
     def list_rows(

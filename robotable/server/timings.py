@@ -11,10 +11,8 @@ maximum in milliseconds:
 - ``move_connection``: on PostgreSQL, that write's wait until it is sent: in the queue of the moves'
   writers, and for a connection of their pool (see batched_writes.py and ``ROBOTABLE_MOVE_CONNECTIONS``
   in docs/server.md);
-- ``race_catch_up``: after a write lost its compare-and-set to another process's, the wait for that
-  move's news and the catch-up (see ``TableCache.catch_up_after_race``);
-- ``race_news``: the part of it spent waiting for the winner's news through the fan-out (at most
-  ``RACE_NEWS_WAIT``, 250 ms; then the database is read);
+- ``race_catch_up``: after a write lost its compare-and-set to another process's, the catch-up (the
+  winner's move from news that came meanwhile, or read at once; see ``TableCache.catch_up_after_race``);
 - ``news_publish``: news of this process, from its publishing to Redis's answer (the queue of the
   fan-out's publisher and its round trip);
 - ``news_delay``: how late news of other processes comes through the fan-out, from its publishing
@@ -32,6 +30,7 @@ maximum in milliseconds:
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections import deque
@@ -76,3 +75,26 @@ class Timings:
             asked = time.perf_counter() + PROBE_EVERY
             await asyncio.sleep(PROBE_EVERY)
             self.add("loop_lag", max(0.0, time.perf_counter() - asked))
+
+
+#: A served process's garbage collections, each timed by generation (``gen0``, ``gen1``, ``gen2``; see
+#: :func:`time_collections`), shown with the collector's figures in ``GET /api/server``.
+COLLECTIONS = Timings()
+
+
+def time_collections() -> None:
+    """Time every garbage collection of this process into :data:`COLLECTIONS` (once per process): a
+    collection pauses the event loop, and with it every socket and move of the process."""
+    if _time_collection in gc.callbacks:
+        return
+    gc.callbacks.append(_time_collection)
+
+
+_collection_started = [0.0]
+
+
+def _time_collection(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _collection_started[0] = time.perf_counter()
+    else:
+        COLLECTIONS.add(f"gen{info['generation']}", time.perf_counter() - _collection_started[0])

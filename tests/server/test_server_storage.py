@@ -14,8 +14,8 @@ from people import bearer, guest_token
 
 from robotable.server import create_app
 from robotable.server.batched_writes import BatchedWrites
+from robotable.server.clocks import CLOCK_TABLES, TimeControl, seat_clocks_table, seat_notes_table
 from robotable.server.clocks import Clocks as ClockStore
-from robotable.server.clocks import TimeControl, seat_clocks_table
 from robotable.server.storage import (
     APPENDS_NAME,
     MoveRow,
@@ -145,6 +145,42 @@ def test_moves_appended_from_the_event_loop_write_their_clocks_with_them_or_noth
         [],
     )
     assert _seat_clocks(storage, "t1") == [(0, 1234, True), (1, 99, False)]
+
+
+def test_changes_read_from_the_event_loop_are_those_a_worker_thread_reads(storage: Storage) -> None:
+    """A lost race's catch-up reads the table, its seats, the moves a copy lacks and its clocks in one
+    statement on the event loop (PostgreSQL; a worker thread on SQLite): the same as load_changes and the
+    clocks' own read, for every copy (up to date, behind, ahead, before an undo) and a missing table."""
+    storage.create_table(table_row())
+    clocks = ClockStore(storage)
+    clocks.create("t1", TimeControl("live", base=60, increment=5), table_row().seats)
+    for i in range(3):
+        storage.append_move("t1", MoveRow(i, i % 2, {"type": "play", "value": i}, "human"), "running", None)
+    storage.write_rows([RowUpdate(seat_clocks_table, {"table_id": "t1", "seat": 1}, {"deadline": now()})])
+    with storage.transaction() as conn:
+        note = {"table_id": "t1", "seat": 1, "kind": "timeout", "move": 2, "detail": "Bob ran out", "at": now()}
+        conn.execute(sa.insert(seat_notes_table).values(**note))
+    storage.update_seat("t1", SeatRow(1, "human", "Bob", "random", True))
+    answers: dict[tuple[int, int], object] = {}
+
+    async def play() -> None:
+        for history in (0, 1):
+            for have in range(5):
+                answers[history, have] = await storage.load_changes_async("t1", history, have, CLOCK_TABLES)
+        answers["missing"] = await storage.load_changes_async("missing", 0, 0, CLOCK_TABLES)  # type: ignore[index]
+
+    run_then_close(storage, play)
+    stored_clock = clocks.load("t1")
+    assert stored_clock is not None and stored_clock.notes and stored_clock.seats[1].running
+    for (history, have), answer in ((k, v) for k, v in answers.items() if k != "missing"):
+        row, first = storage.load_changes("t1", history, have)
+        assert answer is not None
+        read_row, read_first, clock_rows = answer
+        assert (read_row, read_first) == (row, first), (history, have)
+        assert first == (have if history == 0 and have <= 3 else 0)
+        assert [m.idx for m in read_row.moves] == list(range(first, 3))
+        assert ClockStore.from_rows(clock_rows) == stored_clock
+    assert answers["missing"] is None  # type: ignore[index]
 
 
 def test_an_append_from_the_event_loop_survives_terminated_database_sessions(pg_url: str, pg_schema: str) -> None:
