@@ -213,6 +213,7 @@ class Cluster:
                     "move_write",
                     "move_connection",
                     "race_catch_up",
+                    "raced_move",
                     "news_publish",
                     "news_delay",
                     "loop_lag",

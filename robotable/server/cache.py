@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .clocks import CLOCK_TABLES, Clocks
 from .fanout import MESSAGE_KINDS, PRESENCE, News
+from .storage import Changes
 from .timings import COLLECTIONS
 
 if TYPE_CHECKING:
@@ -163,17 +164,22 @@ class TableCache:
         finally:
             self._syncing.pop(table_id, None)
 
-    async def refresh_locked(self, live: LiveTable) -> bool:
+    async def refresh_locked(self, live: LiveTable, known: Changes | None = None) -> bool:
         """Catch ``live`` up with the database (its lock held); whether anything changed.
 
         The moves it lacks are applied in order and each is pushed to this process's sockets; after an
         undo elsewhere it is rebuilt and every socket gets a snapshot; changed seats send a snapshot.
+        ``known``: the table as already read (by a lost write, for the copy as it is now), used instead
+        of reading it again if it is ahead of the copy.
         """
         manager = self.manager
         if self._apply_held(live):
             return True
-        self.reads += 1
-        loaded = await manager.storage.load_changes_async(live.id, live.row.history, len(live.moves), CLOCK_TABLES)
+        if known is not None and known[0].version > live.row.version and known[1] in (0, len(live.moves)):
+            loaded: Changes | None = known
+        else:
+            self.reads += 1
+            loaded = await manager.storage.load_changes_async(live.id, live.row.history, len(live.moves), CLOCK_TABLES)
         if loaded is None:
             return False
         row, first, clock_rows = loaded
@@ -213,14 +219,15 @@ class TableCache:
             manager.deliver(live, "table")
         return True
 
-    async def catch_up_after_race(self, live: LiveTable) -> bool:
+    async def catch_up_after_race(self, live: LiveTable, known: Changes | None = None) -> bool:
         """Catch ``live`` up after its write lost a compare-and-set (its lock held): another process
         wrote first (two seats that choose at once, through two processes). Move news that came
-        meanwhile is applied; what it did not bring is read at once, in one statement on the event
-        loop's own connections (:meth:`refresh_locked`), not waited for: the winner's news is late
-        just when races happen (a busy publisher), and waiting for it was most of a lost race's time."""
+        meanwhile is applied; else what the losing write saw (``known``, read in its own round trip)
+        if it shows the winner; else the table is read at once, in one statement on the event loop's
+        own connections (:meth:`refresh_locked`). Nothing waits for the winner's news: it is late just
+        when races happen (a busy publisher), and waiting for it was most of a lost race's time."""
         self.race_catch_ups += 1
-        return await self.refresh_locked(live)
+        return await self.refresh_locked(live, known)
 
     # -- news from other processes ----------------------------------------------------------------
 

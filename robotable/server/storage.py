@@ -230,13 +230,22 @@ def _row_update(table: Table, key: tuple[str, ...]) -> Update:
 
 @functools.cache
 def _append_in_one_statement(
-    prefix: str, at_version: bool, updates: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+    prefix: str,
+    at_version: bool,
+    updates: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...],
+    beside: tuple[str, ...] | None = None,
 ) -> str:
     """PostgreSQL: a move's compare-and-set, its row and the rows that go with it (``updates``: each
     table, key columns and columns written) as one statement, whose data-modifying parts write only if
     the compare-and-set did; it answers 1 if it did, 0 if the table moved on. Run outside a
     transaction it commits as a whole, in one round trip (a transaction of separate statements takes
-    one for its BEGIN, one for each statement and one for its COMMIT). Built once for each shape."""
+    one for its BEGIN, one for each statement and one for its COMMIT). Built once for each shape.
+
+    With ``beside`` (table names, see :func:`_changes_in_one_statement`) it answers NULL if it wrote,
+    and if the table moved on, what the table is at as the statement saw it (parameter ``at_history``
+    too): a lost race learns what it lost to in the same round trip. The statement sees the database
+    as it was when it began, so a winner that committed while it waited for the row's lock is not in
+    that answer (its version is the caller's own then)."""
     dialect = postgresql.dialect()
 
     def param(table: Table, column: str, name: str) -> str:
@@ -258,7 +267,14 @@ def _append_in_one_statement(
         sets = ", ".join(f"{c} = {param(table, c, f'u{i}_{c}')}" for c in columns)
         match = " AND ".join(f"{k} = {param(table, k, f'u{i}_at_{k}')}" for k in key)
         parts.append(f"u{i} AS (UPDATE {prefix}{name} SET {sets} WHERE {match} AND EXISTS (SELECT FROM cas))")
-    return "WITH " + ",\n".join(parts) + "\nSELECT count(*) FROM cas"
+    if beside is None:
+        return "WITH " + ",\n".join(parts) + "\nSELECT count(*) FROM cas"
+    now_at, changes = _changes_parts(prefix, beside)  # read only if nothing was written (an InitPlan)
+    return (
+        "WITH "
+        + ",\n".join([*parts, now_at])
+        + f"\nSELECT CASE WHEN EXISTS (SELECT FROM cas) THEN NULL ELSE {changes} END"
+    )
 
 
 @functools.cache
@@ -268,6 +284,13 @@ def _changes_in_one_statement(prefix: str, beside: tuple[str, ...]) -> str:
     of each table named in ``beside`` that belongs to the table (by ``table_id``, in key order), as one
     JSON value: one statement, one round trip, on the event loop's connections. Built once for each
     shape."""
+    now_at, changes = _changes_parts(prefix, beside)
+    return f"WITH {now_at}\nSELECT {changes}"
+
+
+def _changes_parts(prefix: str, beside: tuple[str, ...]) -> tuple[str, str]:
+    """:func:`_changes_in_one_statement` as the common table expression ``t`` (the table's row) and the
+    JSON value read with it, to go in other statements too."""
     dialect = postgresql.dialect()
 
     def param(table: Table, column: str, name: str) -> str:
@@ -288,15 +311,15 @@ def _changes_in_one_statement(prefix: str, beside: tuple[str, ...]) -> str:
             f" WHERE b.table_id = {table_id})"
         )
     return (
-        f"WITH t AS (SELECT * FROM {prefix}{t.name} WHERE id = {table_id})\n"
-        "SELECT json_build_object(\n"
+        f"t AS (SELECT * FROM {prefix}{t.name} WHERE id = {table_id})",
+        "json_build_object(\n"
         "  'table', (SELECT row_to_json(t) FROM t),\n"
         f"  'first', (SELECT {first} FROM t),\n"
         f"  'seats', (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM {prefix}{seats.name} s"
         f" WHERE s.table_id = {table_id}),\n"
         f"  'moves', (SELECT coalesce(json_agg(json_build_object({move}) ORDER BY m.idx), '[]'::json)"
         f" FROM {prefix}{moves.name} m, t WHERE m.table_id = {table_id} AND m.idx >= {first}),\n"
-        f"  'beside', json_build_array({', '.join(rows)}))"
+        f"  'beside', json_build_array({', '.join(rows)}))",
     )
 
 
@@ -332,8 +355,21 @@ def once_more_if_disconnected(method: Callable[P, R]) -> Callable[P, R]:
     return call
 
 
+#: What a table is at as read in one statement: its row (seats and the moves a copy lacks included), the
+#: index of the first of those moves (0: every move, the copy must be rebuilt) and the rows of the tables
+#: read beside it (:meth:`Storage.load_changes_async`).
+Changes = tuple[TableRow, int, list[list[dict[str, Any]]]]
+
+
 class StaleTable(Exception):
-    """The table moved on in the database since it was read (another process, or a race)."""
+    """The table moved on in the database since it was read (another process, or a race).
+
+    ``changes``: what the table was at as the losing write saw it, when it asked (see
+    :meth:`Storage.append_move_async`), else None."""
+
+    def __init__(self, message: str, changes: Changes | None = None) -> None:
+        super().__init__(message)
+        self.changes = changes
 
 
 class Storage:
@@ -497,17 +533,24 @@ class Storage:
         to_act: list[int] | None = None,
         stamp: datetime | None = None,
         also: Sequence[RowUpdate] = (),
+        history: int | None = None,
+        beside: Sequence[Table] = (),
     ) -> datetime:
         """:meth:`append_move` from the event loop. On PostgreSQL it is one statement
         (:func:`_append_in_one_statement`) on an asyncio connection: no worker thread, one round trip;
-        on SQLite, :meth:`append_move` in a worker thread."""
+        on SQLite, :meth:`append_move` in a worker thread.
+
+        With the caller's ``history`` (PostgreSQL), a lost compare-and-set's StaleTable carries what the
+        table was at as the statement saw it (``changes``, as :meth:`load_changes_async` answers with
+        ``beside``; None if the table is gone), read in the same round trip."""
         if self._appends is None:
             return await asyncio.to_thread(
                 self.append_move, table_id, move, status, result, version, to_act, stamp, also
             )
         stamp = stamp or now()
         shape = tuple((u.table.name, tuple(u.key), tuple(u.values)) for u in also)
-        sql = _append_in_one_statement(self._prefix, version is not None, shape)
+        answers = tuple(b.name for b in beside) if history is not None else None
+        sql = _append_in_one_statement(self._prefix, version is not None, shape, answers)
         params: dict[str, Any] = {"at_id": table_id, "at_moves": move.idx, "num_moves": move.idx + 1}
         params |= {"status": status, "result": _json_text(result), "updated_at": stamp, "to_act": _json_text(to_act)}
         params |= {"idx": move.idx, "seat": move.seat, "action": _json_text(move.action), "actor": move.actor}
@@ -517,8 +560,14 @@ class Storage:
         for i, u in enumerate(also):
             params.update({f"u{i}_{c}": v for c, v in u.values.items()})
             params.update({f"u{i}_at_{k}": v for k, v in u.key.items()})
-        if await self._appends.run(sql, params) != 1:
-            raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
+        if answers is None:
+            if await self._appends.run(sql, params) != 1:
+                raise StaleTable(f"table {table_id} is no longer at move {move.idx}")
+            return stamp
+        params["at_history"] = history
+        found = await self._appends.run(sql, params)
+        if found is not None:
+            raise StaleTable(f"table {table_id} is no longer at move {move.idx}", _changes_of(found))
         return stamp
 
     def append_connections(self) -> dict[str, int] | None:
@@ -742,7 +791,7 @@ class Storage:
 
     async def load_changes_async(
         self, table_id: str, history: int, have: int, beside: Sequence[Table] = ()
-    ) -> tuple[TableRow, int, list[list[dict[str, Any]]]] | None:
+    ) -> Changes | None:
         """:meth:`load_changes` from the event loop, with every row of each table of ``beside`` that
         belongs to the table (keyed by ``table_id``: its clocks), as ``(row, first, beside_rows)``.
 
@@ -752,20 +801,11 @@ class Storage:
         if self._appends is None:
             return await asyncio.to_thread(self._load_changes_beside, table_id, history, have, beside)
         sql = _changes_in_one_statement(self._prefix, tuple(b.name for b in beside))
-        found = await self._appends.run(sql, {"at_id": table_id, "at_history": history, "at_moves": have}, None)
-        if not isinstance(found, dict) or found.get("table") is None:
-            return None
-        head = found["table"]
-        for column in ("created_at", "updated_at"):
-            head[column] = datetime.fromisoformat(head[column])
-        table = _table_row(head)
-        table.seats = [_seat_row(SimpleNamespace(**r)) for r in found["seats"]]
-        table.moves = [MoveRow(r["idx"], r["seat"], dict(r["action"]), r["actor"]) for r in found["moves"]]
-        return table, int(found["first"]), found["beside"]
+        return _changes_of(
+            await self._appends.run(sql, {"at_id": table_id, "at_history": history, "at_moves": have}, None)
+        )
 
-    def _load_changes_beside(
-        self, table_id: str, history: int, have: int, beside: Sequence[Table]
-    ) -> tuple[TableRow, int, list[list[dict[str, Any]]]] | None:
+    def _load_changes_beside(self, table_id: str, history: int, have: int, beside: Sequence[Table]) -> Changes | None:
         """:meth:`load_changes_async` in a worker thread (SQLite)."""
         loaded = self.load_changes(table_id, history, have)
         if loaded is None:
@@ -848,6 +888,19 @@ def _bump(conn: Connection, table_id: str, touch: bool = True) -> None:
     if touch:
         values["updated_at"] = now()
     conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+
+def _changes_of(found: Any) -> Changes | None:
+    """What :func:`_changes_parts`'s JSON value says (None: no such table)."""
+    if not isinstance(found, dict) or found.get("table") is None:
+        return None
+    head = found["table"]
+    for column in ("created_at", "updated_at"):
+        head[column] = datetime.fromisoformat(head[column])
+    table = _table_row(head)
+    table.seats = [_seat_row(SimpleNamespace(**r)) for r in found["seats"]]
+    table.moves = [MoveRow(r["idx"], r["seat"], dict(r["action"]), r["actor"]) for r in found["moves"]]
+    return table, int(found["first"]), found["beside"]
 
 
 def _seat_row(r: Any) -> SeatRow:

@@ -451,6 +451,7 @@ class TableManager:
         except RobotableError as exc:
             raise from_game_error(exc) from None
         waited = time.perf_counter()
+        raced = False
         async with live.lock:
             self.timings.add("move_lock", time.perf_counter() - waited)
             for attempt in range(RETRIES + 1):
@@ -473,11 +474,14 @@ class TableManager:
                     events = await self._apply_locked(live, seat, action, "human")
                     break
                 except Raced:
+                    raced = True
                     if attempt == RETRIES:
                         raise
                 except (Conflict, Forbidden):  # out of turn, illegal or not yours here: was this copy behind?
                     if attempt == RETRIES or not await self.cache.refresh_locked(live):
                         raise
+        if raced:
+            self.timings.add("raced_move", time.perf_counter() - waited)
         self.kick_bots(live)
         return {"moves": len(live.moves), "events": [e.to_json() for e in visible_events(events, seat)]}
 
@@ -507,12 +511,13 @@ class TableManager:
         started = time.perf_counter()
         try:  # the move and its clocks (started and stopped for the new position) in one transaction
             stamp = await self.storage.append_move_async(
-                live.id, move, status, result, live.row.version, to_act, at, also
+                live.id, move, status, result, live.row.version, to_act, at, also, live.row.history, clocks.CLOCK_TABLES
             )
-        except StaleTable:
+        except StaleTable as raced:
             lost = time.perf_counter()
             self.timings.add("move_write", lost - started)
-            await self.cache.catch_up_after_race(live)  # another process changed it: catch up, then retry
+            # another process changed it: catch up (from what the write saw, if it saw that), then retry
+            await self.cache.catch_up_after_race(live, raced.changes)
             self.timings.add("race_catch_up", time.perf_counter() - lost)
             raise Raced("the table changed meanwhile; look again and retry") from None
         except BaseException:

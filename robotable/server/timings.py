@@ -11,8 +11,11 @@ maximum in milliseconds:
 - ``move_connection``: on PostgreSQL, that write's wait until it is sent: in the queue of the moves'
   writers, and for a connection of their pool (see batched_writes.py and ``ROBOTABLE_MOVE_CONNECTIONS``
   in docs/server.md);
+- ``raced_move``: a move that lost a race (below) at least once, from its wait for the table to its
+  write, the catch-ups and retries included;
 - ``race_catch_up``: after a write lost its compare-and-set to another process's, the catch-up (the
-  winner's move from news that came meanwhile, or read at once; see ``TableCache.catch_up_after_race``);
+  winner's move from news that came meanwhile, from what the losing write saw, or read at once; see
+  ``TableCache.catch_up_after_race``);
 - ``news_publish``: news of this process, from its publishing to Redis's answer (the queue of the
   fan-out's publisher and its round trip);
 - ``news_delay``: how late news of other processes comes through the fan-out, from its publishing

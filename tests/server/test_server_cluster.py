@@ -291,6 +291,9 @@ def test_simultaneous_choices_through_both_processes_catch_up_at_once(cluster) -
             assert timed["move_connection"]["n"] == timed["move_write"]["n"], timed
             # every lost compare-and-set is timed with its catch-up
             assert timed.get("race_catch_up", {"n": 0})["n"] == f["races_lost"], (timed, f["races_lost"])
+            # and each move that lost one or more is timed whole (all of them were written in the end)
+            raced = timed.get("raced_move", {"n": 0})["n"]
+            assert (0 < raced <= f["races_lost"]) if f["races_lost"] else raced == 0, (timed, f["races_lost"])
             # every catch-up read (a lost race's among them) went on the moves' connections, beside the
             # writes (each move written once here: no connection was lost), none in a worker thread
             pool = f["move_connections"]

@@ -183,6 +183,39 @@ def test_changes_read_from_the_event_loop_are_those_a_worker_thread_reads(storag
     assert answers["missing"] is None  # type: ignore[index]
 
 
+def test_a_lost_append_answers_what_the_table_is_at_in_the_same_round_trip(storage: Storage) -> None:
+    """PostgreSQL: a move appended with the copy's history that loses its compare-and-set carries the
+    table as the statement saw it (row, seats, the moves the copy lacks, its clocks), the same as a read
+    afterwards; a won append writes as before. SQLite (a worker thread) carries nothing."""
+    storage.create_table(table_row())
+    clocks = ClockStore(storage)
+    clocks.create("t1", TimeControl("live", base=60, increment=5), table_row().seats)
+    lost: list[StaleTable] = []
+
+    async def play() -> None:
+        first = MoveRow(0, 0, {"type": "play", "value": 7}, "human")
+        await storage.append_move_async("t1", first, "running", None, 0, [1], None, (), 0, CLOCK_TABLES)
+        second = MoveRow(1, 1, {"type": "play", "value": 2}, "human")
+        await storage.append_move_async("t1", second, "running", None, 1, [0], None, (), 0, CLOCK_TABLES)
+        for have, version in ((0, 0), (1, 1)):  # a copy one and two moves behind
+            late = MoveRow(have, 1, {"type": "play", "value": 3}, "human")
+            with pytest.raises(StaleTable) as raced:
+                await storage.append_move_async("t1", late, "running", None, version, [0], None, (), 0, CLOCK_TABLES)
+            lost.append(raced.value)
+
+    run_then_close(storage, play)
+    assert [m.idx for m in storage.load_table("t1").moves] == [0, 1]
+    for raced, have in zip(lost, (0, 1), strict=True):
+        if storage.url.startswith("sqlite"):
+            assert raced.changes is None
+            continue
+        assert raced.changes is not None
+        row, first, clock_rows = raced.changes
+        assert (row, first) == storage.load_changes("t1", 0, have)
+        assert [m.idx for m in row.moves] == list(range(have, 2)) and row.version == 2
+        assert ClockStore.from_rows(clock_rows) == clocks.load("t1")
+
+
 def test_an_append_from_the_event_loop_survives_terminated_database_sessions(pg_url: str, pg_schema: str) -> None:
     """PostgreSQL: the asyncio connections of the appends are terminated (as by a database restart or an
     operator); the next append runs once more on a fresh connection and is stored once."""
