@@ -26,9 +26,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .clocks import CLOCK_TABLES, Clocks
+from .collector import COLLECTIONS
 from .fanout import MESSAGE_KINDS, PRESENCE, News
 from .storage import Changes
-from .timings import COLLECTIONS
 
 if TYPE_CHECKING:
     from .tables import LiveTable, TableManager

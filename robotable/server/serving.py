@@ -9,7 +9,8 @@ uvicorn's own settings used (see docs/server.md "Limits"):
 - ``ws_per_message_deflate`` off: compressing every update cost more CPU than the bytes it saved (a
   proxy in front may still compress for slow links).
 
-The garbage collector runs less often than CPython's default (:func:`tune_garbage_collection`).
+A served process's garbage collector is set by :func:`collector.tune_garbage_collection
+<robotable.server.collector.tune_garbage_collection>`.
 
 uvicorn has no timeout for a request's headers (slowloris), so :class:`_Guard`, a few additions to its
 httptools protocol, closes a connection whose request headers have not all arrived within
@@ -24,14 +25,13 @@ and ``ROBOTABLE_CONNECTIONS_PER_IP=0`` turns ours off.
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 from collections import Counter
 from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from .timings import time_collections
+from .collector import tune_garbage_collection
 
 #: Seconds a connection has to send its request headers.
 HEADER_TIMEOUT = float(os.environ.get("ROBOTABLE_HEADER_TIMEOUT", "10"))
@@ -189,22 +189,6 @@ def uvicorn_options() -> dict[str, Any]:
     except ImportError:  # no httptools: uvicorn's h11 protocol, without the header timeout
         options["http"] = "h11"
     return options
-
-
-#: The collector's thresholds in a server process (CPython's are 700, 10, 10).
-GC_THRESHOLDS = (50_000, 20, 100)
-
-
-def tune_garbage_collection() -> None:
-    """Collect garbage less often: a server keeps a few hundred thousand objects alive (its tables'
-    states, events and moves), and with CPython's thresholds a full collection of them (a pause of the
-    event loop, every socket and move of the process waiting) came every few seconds under load,
-    hundreds of milliseconds each on a busy machine. What is loaded by now (the modules, the app) is
-    frozen out of every collection (``gc.freeze``). Memory is still freed at once by reference counting;
-    only reference cycles wait for a collection."""
-    gc.set_threshold(*GC_THRESHOLDS)
-    gc.freeze()
-    time_collections()
 
 
 def serve(app: Any, host: str, port: int) -> None:

@@ -33,7 +33,6 @@ maximum in milliseconds:
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import time
 from collections import deque
@@ -78,26 +77,3 @@ class Timings:
             asked = time.perf_counter() + PROBE_EVERY
             await asyncio.sleep(PROBE_EVERY)
             self.add("loop_lag", max(0.0, time.perf_counter() - asked))
-
-
-#: A served process's garbage collections, each timed by generation (``gen0``, ``gen1``, ``gen2``; see
-#: :func:`time_collections`), shown with the collector's figures in ``GET /api/server``.
-COLLECTIONS = Timings()
-
-
-def time_collections() -> None:
-    """Time every garbage collection of this process into :data:`COLLECTIONS` (once per process): a
-    collection pauses the event loop, and with it every socket and move of the process."""
-    if _time_collection in gc.callbacks:
-        return
-    gc.callbacks.append(_time_collection)
-
-
-_collection_started = [0.0]
-
-
-def _time_collection(phase: str, info: dict[str, int]) -> None:
-    if phase == "start":
-        _collection_started[0] = time.perf_counter()
-    else:
-        COLLECTIONS.add(f"gen{info['generation']}", time.perf_counter() - _collection_started[0])

@@ -23,7 +23,7 @@ from conftest import PG_URL, ServerProcess, free_port, new_table
 from people import bearer, guest_token
 from websockets.sync.client import connect
 
-from robotable.server.serving import GC_THRESHOLDS
+from robotable.server.collector import GC_THRESHOLDS
 from robotable.server.storage import MOVE_CONNECTIONS
 
 HUMAN = {"kind": "human"}
@@ -302,7 +302,7 @@ def test_simultaneous_choices_through_both_processes_catch_up_at_once(cluster) -
             assert timed["news_delay"]["n"] >= 1 and 0 <= timed["news_delay"]["p50_ms"] < 10_000, timed
             # and its own news from publishing to Redis's answer
             assert timed["news_publish"]["n"] >= 1 and 0 <= timed["news_publish"]["p50_ms"] < 10_000, timed
-        # served processes collect garbage at the server's thresholds (serving.tune_garbage_collection)
+        # served processes collect garbage at the server's thresholds (collector.tune_garbage_collection)
         assert all(f["gc"]["thresholds"] == list(GC_THRESHOLDS) for f in figures), figures
         assert a.api("GET", f"/api/tables/{table}").json()["moves"] == moves
         assert b.api("GET", f"/api/tables/{table}").json()["moves"] == moves
