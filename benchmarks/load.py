@@ -223,7 +223,7 @@ class Cluster:
             if "race_catch_up" in t:
                 shown.append(f"races lost {t['race_catch_up']['n']}")
             pauses = (info.get("gc") or {}).get("pauses") or {}
-            for gen, p in sorted(pauses.items()):  # the garbage collector's pauses (serving.py)
+            for gen, p in sorted(pauses.items()):  # the garbage collector's pauses (collector.py)
                 shown.append(f"gc {gen} n {p['n']} p50 {p['p50_ms']:.1f} max {p['max_ms']:.1f} ms")
             pool = info.get("move_connections") or {}
             if pool:

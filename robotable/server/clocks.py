@@ -46,7 +46,7 @@ from sqlalchemy import (
 from robotable.core import RobotableError
 
 from .errors import ApiError, Conflict
-from .storage import RowUpdate, SeatRow, Storage, metadata, now
+from .storage import RowUpdate, SeatRow, Storage, metadata, now, rows_beside
 
 if TYPE_CHECKING:
     from .schemas import TimeControlSpec
@@ -102,7 +102,6 @@ seat_notes_table = Table(
 
 #: The tables of a table's clocks (its time control, its seats' clocks, its notes), as read together.
 CLOCK_TABLES = (clocks_table, seat_clocks_table, seat_notes_table)
-_CLOCK_ORDER = ((), (seat_clocks_table.c.seat,), (seat_notes_table.c.id,))
 
 
 def _when(value: datetime | str | None) -> datetime | None:
@@ -285,11 +284,7 @@ class Clocks:
     def load(self, table_id: str) -> TableClock | None:
         """A table's clocks as stored, or None for a table stored before clocks existed."""
         with self.storage.read() as conn:
-            rows = [
-                [dict(r) for r in conn.execute(select(t).where(t.c.table_id == table_id).order_by(*order)).mappings()]
-                for t, order in zip(CLOCK_TABLES, _CLOCK_ORDER, strict=True)
-            ]
-        return self.from_rows(rows)
+            return self.from_rows(rows_beside(conn, table_id, CLOCK_TABLES))
 
     @staticmethod
     def from_rows(rows: list[list[dict[str, Any]]]) -> TableClock | None:

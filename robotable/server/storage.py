@@ -228,6 +228,14 @@ def _row_update(table: Table, key: tuple[str, ...]) -> Update:
     return update(table).where(*(table.c[k] == bindparam("at_" + k) for k in key))
 
 
+def _param(table: Table, column: str, name: str) -> str:
+    """PostgreSQL: the parameter ``name`` (psycopg's style) cast to the type of ``table.column``."""
+    return f"CAST(%({name})s AS {table.c[column].type.compile(dialect=_POSTGRESQL)})"
+
+
+_POSTGRESQL = postgresql.dialect()
+
+
 @functools.cache
 def _append_in_one_statement(
     prefix: str,
@@ -246,26 +254,21 @@ def _append_in_one_statement(
     too): a lost race learns what it lost to in the same round trip. The statement sees the database
     as it was when it began, so a winner that committed while it waited for the row's lock is not in
     that answer (its version is the caller's own then)."""
-    dialect = postgresql.dialect()
-
-    def param(table: Table, column: str, name: str) -> str:
-        return f"CAST(%({name})s AS {table.c[column].type.compile(dialect=dialect)})"
-
     t = tables_table
-    written = ", ".join(f"{c} = {param(t, c, c)}" for c in ("num_moves", "status", "result", "updated_at", "to_act"))
-    where = f"id = {param(t, 'id', 'at_id')} AND num_moves = {param(t, 'num_moves', 'at_moves')}"
+    written = ", ".join(f"{c} = {_param(t, c, c)}" for c in ("num_moves", "status", "result", "updated_at", "to_act"))
+    where = f"id = {_param(t, 'id', 'at_id')} AND num_moves = {_param(t, 'num_moves', 'at_moves')}"
     if at_version:
-        where += f" AND version = {param(t, 'version', 'at_version')}"
+        where += f" AND version = {_param(t, 'version', 'at_version')}"
     parts = [
         f"cas AS (UPDATE {prefix}{t.name} SET {written}, version = version + 1 WHERE {where} RETURNING id)",
         f"move AS (INSERT INTO {prefix}{moves_table.name} ({', '.join(_MOVE_COLUMNS)}) SELECT id, "
-        + ", ".join(param(moves_table, c, c) for c in _MOVE_COLUMNS[1:])
+        + ", ".join(_param(moves_table, c, c) for c in _MOVE_COLUMNS[1:])
         + " FROM cas)",
     ]
     for i, (name, key, columns) in enumerate(updates):
         table = metadata.tables[name]
-        sets = ", ".join(f"{c} = {param(table, c, f'u{i}_{c}')}" for c in columns)
-        match = " AND ".join(f"{k} = {param(table, k, f'u{i}_at_{k}')}" for k in key)
+        sets = ", ".join(f"{c} = {_param(table, c, f'u{i}_{c}')}" for c in columns)
+        match = " AND ".join(f"{k} = {_param(table, k, f'u{i}_at_{k}')}" for k in key)
         parts.append(f"u{i} AS (UPDATE {prefix}{name} SET {sets} WHERE {match} AND EXISTS (SELECT FROM cas))")
     if beside is None:
         return "WITH " + ",\n".join(parts) + "\nSELECT count(*) FROM cas"
@@ -291,15 +294,10 @@ def _changes_in_one_statement(prefix: str, beside: tuple[str, ...]) -> str:
 def _changes_parts(prefix: str, beside: tuple[str, ...]) -> tuple[str, str]:
     """:func:`_changes_in_one_statement` as the common table expression ``t`` (the table's row) and the
     JSON value read with it, to go in other statements too."""
-    dialect = postgresql.dialect()
-
-    def param(table: Table, column: str, name: str) -> str:
-        return f"CAST(%({name})s AS {table.c[column].type.compile(dialect=dialect)})"
-
     t, seats, moves = tables_table, seats_table, moves_table
-    table_id = param(t, "id", "at_id")
-    have = param(t, "num_moves", "at_moves")
-    history = param(t, "history", "at_history")
+    table_id = _param(t, "id", "at_id")
+    have = _param(t, "num_moves", "at_moves")
+    history = _param(t, "history", "at_history")
     first = f"CASE WHEN t.history = {history} AND t.num_moves >= {have} THEN {have} ELSE 0 END"
     move = ", ".join(f"'{c}', m.{c}" for c in ("idx", "seat", "action", "actor"))
     rows = []
@@ -811,16 +809,7 @@ class Storage:
         if loaded is None:
             return None
         with self.read() as conn:
-            rows = [
-                [
-                    dict(r)
-                    for r in conn.execute(
-                        select(b).where(b.c.table_id == table_id).order_by(*b.primary_key.columns)
-                    ).mappings()
-                ]
-                for b in beside
-            ]
-        return loaded[0], loaded[1], rows
+            return loaded[0], loaded[1], rows_beside(conn, table_id, beside)
 
     @once_more_if_disconnected
     def list_rows(
@@ -888,6 +877,15 @@ def _bump(conn: Connection, table_id: str, touch: bool = True) -> None:
     if touch:
         values["updated_at"] = now()
     conn.execute(update(tables_table).where(tables_table.c.id == table_id).values(**values))
+
+
+def rows_beside(conn: Connection, table_id: str, beside: Sequence[Table]) -> list[list[dict[str, Any]]]:
+    """Every row of each table of ``beside`` that belongs to the table (by ``table_id``), in key order,
+    as column mappings (what :meth:`Storage.load_changes_async` answers beside the table)."""
+    return [
+        [dict(r) for r in conn.execute(select(b).where(b.c.table_id == table_id).order_by(*b.primary_key)).mappings()]
+        for b in beside
+    ]
 
 
 def _changes_of(found: Any) -> Changes | None:
