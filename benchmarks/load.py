@@ -64,8 +64,10 @@ class Figures:
     tables: int = 0
     errors: list[str] = field(default_factory=list)
     ack_ms: list[float] = field(default_factory=list)
+    ack_at: list[float] = field(default_factory=list)  # when each ack came (time.monotonic())
     broadcast_ms: list[float] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)  # how late the clients' own event loop woke a nap
+    rss_mb: list[list[float]] = field(default_factory=list)  # the web processes' RSS every SPAN seconds
 
 
 def rss_mb(pid: int) -> float:
@@ -328,7 +330,8 @@ async def play_seat(
                 figures.errors.append(f"{msg.get('status')}: {msg.get('message')}")
                 me["sent"] = None
             elif kind == "ack" and mine is not None:
-                figures.ack_ms.append((time.monotonic() - mine) * 1000)
+                figures.ack_at.append(time.monotonic())
+                figures.ack_ms.append((figures.ack_at[-1] - mine) * 1000)
                 game.sent_at[msg["moves"]] = (seat, mine)
                 figures.moves += 1
                 me["sent"] = None
@@ -427,6 +430,13 @@ async def client_lag(figures: Figures) -> None:
         figures.lag_ms.append(max(0.0, time.monotonic() - asked) * 1000)
 
 
+async def sample_rss(figures: Figures, rss: Callable[[], list[float]]) -> None:
+    """The web processes' RSS now and every :data:`SPAN` seconds, until cancelled."""
+    while True:
+        figures.rss_mb.append(rss())
+        await asyncio.sleep(SPAN)
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -435,9 +445,21 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run_load(
-    urls: list[str], tables: int, seconds: float, warmup: float, seed: int, at_warm: Callable[[], Any] = lambda: None
+    urls: list[str],
+    tables: int,
+    seconds: float,
+    warmup: float,
+    seed: int,
+    at_warm: Callable[[], Any] = lambda: None,
+    ramp: float | None = None,
+    rss: Callable[[], list[float]] = list,
 ) -> tuple[Figures, float, Any]:
-    """Play until the deadline; the figures after the warm-up, their seconds, and ``at_warm()`` as it was then."""
+    """Play until the deadline; the figures after the warm-up, their seconds, and ``at_warm()`` as it was then.
+
+    The tables start one after another, evenly over ``ramp`` seconds (by default the warm-up; 0: all at
+    once), as people come to a server: tables that all start in the same second also end their games in
+    the same seconds, and every game's end (a new table, its invite, two new sockets: about 35 ms of the
+    web processes' CPU) then comes at once, 200 of them."""
     figures = Figures()
     people = await accounts(urls, tables)
     probe = asyncio.create_task(client_lag(figures))
@@ -447,24 +469,40 @@ async def run_load(
     for i in range(tables):
         rng = random.Random(seed + i)
         tasks.append(asyncio.create_task(play_tables(urls, i, deadline, figures, rng, people[i])))
-        await asyncio.sleep(min(0.02, warmup / max(1, tables)))
+        await asyncio.sleep((warmup if ramp is None else ramp) / max(1, tables))
     await asyncio.sleep(max(0.0, start + warmup - time.monotonic()))
     marks = (figures.moves, len(figures.ack_ms), len(figures.broadcast_ms), len(figures.errors), len(figures.lag_ms))
     warm = at_warm()
     t0 = time.monotonic()
+    memory = asyncio.create_task(sample_rss(figures, rss))
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - t0
     probe.cancel()
+    memory.cancel()
     steady = Figures(
         moves=figures.moves - marks[0],
         games=figures.games,
         tables=figures.tables,
         errors=figures.errors[marks[3] :],
         ack_ms=figures.ack_ms[marks[1] :],
+        ack_at=[at - t0 for at in figures.ack_at[marks[1] :]],
         broadcast_ms=figures.broadcast_ms[marks[2] :],
         lag_ms=figures.lag_ms[marks[4] :],
+        rss_mb=figures.rss_mb,
     )
     return steady, elapsed, warm
+
+
+#: Seconds of each part of the run whose ack p99 ``report`` prints on its own (quiet seconds and busy ones).
+SPAN = 10
+
+
+def spans(figures: Figures) -> list[float]:
+    """The ack p99 of each :data:`SPAN` seconds of the measured time (``ack_at`` counted from its start)."""
+    parts: dict[int, list[float]] = {}
+    for at, ms in zip(figures.ack_at, figures.ack_ms, strict=True):
+        parts.setdefault(int(at // SPAN), []).append(ms)
+    return [pct(parts[k], 0.99) for k in sorted(parts)]
 
 
 def report(
@@ -476,6 +514,7 @@ def report(
     load: str,
     db: tuple[int, int],
     machine: tuple[float, float] = (0.0, 0.0),
+    clients_cpu: float = 0.0,
 ) -> None:
     cpu_ms = f"{1000 * cpu / figures.moves:.1f}" if figures.moves else "-"
     per_move = f"{db[0] / figures.moves:.1f} scans {db[1] / figures.moves:.1f} rows" if figures.moves else "-"
@@ -486,10 +525,14 @@ def report(
         f"errors {len(figures.errors)}  "
         f"tables {figures.tables} games {figures.games}  RSS MB after warm-up {rss[0]} end {rss[1]}  "
         f"web CPU {cpu_ms} ms/move  database per move: {per_move}  load average {load}  "
-        f"machine busy {machine[0] / elapsed:.2f} of {os.cpu_count()} cores, "
+        f"machine busy {machine[0] / elapsed:.2f} of {os.cpu_count()} cores (the clients {clients_cpu / elapsed:.2f}), "
         f"stolen by the host {machine[1] / elapsed:.2f}",
         flush=True,
     )
+    print(f"    ack p99 in each {SPAN} s of the measured time, ms: {' '.join(f'{p:.0f}' for p in spans(figures))}")
+    if figures.rss_mb:
+        every = " ".join("/".join(f"{mb:.0f}" for mb in sample) for sample in figures.rss_mb)
+        print(f"    the web processes' RSS at the start of each {SPAN} s, MB: {every}")
     for err in sorted(set(figures.errors))[:5]:
         print(f"    error: {err}")
 
@@ -508,7 +551,9 @@ def one_run(label: str, web: int, redis: bool, args: argparse.Namespace) -> None
     cluster = Cluster(web, redis, code=Path(args.code).resolve(), workers=args.workers)
     try:
 
-        async def main() -> tuple[Figures, float, tuple[list[float], float, tuple[int, int], tuple[float, float]]]:
+        async def main() -> tuple[
+            Figures, float, tuple[list[float], float, tuple[int, int], tuple[float, float], float]
+        ]:
             await bot_tables(cluster.urls[0], args.bot_tables)
             return await run_load(
                 cluster.urls,
@@ -516,17 +561,21 @@ def one_run(label: str, web: int, redis: bool, args: argparse.Namespace) -> None
                 args.seconds,
                 args.warmup,
                 args.seed,
-                lambda: (cluster.rss(), cluster.cpu(), cluster.db_counts(), machine_cpu()),
+                lambda: (cluster.rss(), cluster.cpu(), cluster.db_counts(), machine_cpu(), cpu_seconds(os.getpid())),
+                args.ramp,
+                cluster.rss,
             )
 
         load_before = os.getloadavg()[0]
-        figures, elapsed, (warm, cpu, db, machine) = run(main())
+        figures, elapsed, (warm, cpu, db, machine, own) = run(main())
         busy, stolen = (end - start for end, start in zip(machine_cpu(), machine, strict=True))
+        clients_cpu = cpu_seconds(os.getpid()) - own  # this process: the clients (and their HTTP calls)
         time.sleep(1.5)  # PostgreSQL flushes its table statistics about once a second
         db_end = cluster.db_counts()
         load = f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}"
         db_used = (db_end[0] - db[0], db_end[1] - db[1])
-        report(label, figures, elapsed, (warm, cluster.rss()), cluster.cpu() - cpu, load, db_used, (busy, stolen))
+        machine = (busy, stolen)
+        report(label, figures, elapsed, (warm, cluster.rss()), cluster.cpu() - cpu, load, db_used, machine, clients_cpu)
         if own := cluster.timings():
             print(f"    as the servers timed their last moves: {own}", flush=True)
     finally:
@@ -538,6 +587,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=100, help="websocket clients (two per table)")
     parser.add_argument("--seconds", type=float, default=30, help="measured seconds after the warm-up")
     parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument(
+        "--ramp", type=float, default=None, help="seconds over which the tables start (default: the warm-up)"
+    )
     parser.add_argument("--web", type=int, default=2, help="web processes (several: fanned out by Redis)")
     parser.add_argument("--workers", type=int, default=1, help="bot worker processes")
     parser.add_argument("--bot-tables", type=int, default=0, help="all-bot tables (4 ismcts:hard) thinking meanwhile")
@@ -554,7 +606,8 @@ def main() -> None:
     print(
         f"load: {args.clients} clients on {args.clients // 2} tables (tf22-reload, 2 people"
         f"{f', thinking {args.think:g} s a move on average' if args.think else ', moving at once'}), "
-        f"{args.seconds:.0f} s after {args.warmup:.0f} s warm-up; {args.bot_tables} all-bot ismcts:hard tables; "
+        f"{args.seconds:.0f} s after {args.warmup:.0f} s warm-up, the tables starting over "
+        f"{args.warmup if args.ramp is None else args.ramp:.0f} s; {args.bot_tables} all-bot ismcts:hard tables; "
         f"{args.workers} bot worker(s); PostgreSQL; {os.cpu_count()} CPUs; "
         f"Python {sys.version.split()[0]}",
         flush=True,

@@ -34,3 +34,21 @@ def test_agents_benchmark_prints_a_row_per_game_and_agent():
         (g, a) for g in ("tf22-reload", "twin-tin-bots") for a in ("random", "ismcts:easy")
     ]
     assert all(row[2] == "3" and float(row[3]) >= 0 for row in rows)
+
+
+def test_load_benchmark_plays_across_two_processes_and_prints_its_figures():
+    """A short run of benchmarks/load.py on its own cluster (PostgreSQL + Redis, as the targets use)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--clients", "8", "--seconds", "12", "--warmup", "3",
+         "--think", "0.2"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("2 web processes + Redis"))
+    words = line.split()
+    assert float(words[words.index("moves/s") - 1]) > 0
+    assert words[words.index("errors") + 1] == "0", done.stdout
+    spans = next(line for line in done.stdout.splitlines() if "ack p99 in each 10 s" in line)
+    assert len(spans.split(":")[1].split()) == 2  # 12 s measured: two spans of 10 s
+    memory = next(line for line in done.stdout.splitlines() if "RSS at the start of each 10 s" in line)
+    assert all(len(sample.split("/")) == 2 for sample in memory.split(":")[1].split())  # two web processes

@@ -422,8 +422,16 @@ class Clocks:
     # -- presence ---------------------------------------------------------------------------------
 
     def presence(self, live: LiveTable, seat: int | None, connected: set[int]) -> bool:
-        """A seat's page connected or left: start or clear its grace countdown; True if it changed."""
-        if seat is None or not 0 <= seat < live.row.num_players:
+        """A seat's page connected or left: start or clear its grace countdown; True if it changed.
+
+        A game that is over has no countdown (nothing is handed over, no clock runs): its players' pages
+        closing, as they all do when it ends, write nothing."""
+        if (
+            seat is None
+            or not 0 <= seat < live.row.num_players
+            or live.row.status in ("finished", "expired")
+            or live.state.is_over()
+        ):
             return False
         c = self.of(live).seats[seat]
         if seat in connected:

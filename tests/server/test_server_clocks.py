@@ -130,6 +130,31 @@ def test_live_tables_give_a_disconnected_player_a_grace_period(clocked, create_t
         assert [(n["seat"], n["kind"]) for n in notes] == [(1, "handed_to_bot")]
 
 
+def test_a_game_that_is_over_starts_no_grace_countdown(clocked, create_table) -> None:
+    client = clocked(grace=60)
+    made = create_table(client, [HUMAN, BOT], time_control={"kind": "live", "base": 600, "increment": 0})
+    table, token = made["table"]["id"], made["tokens"][0]
+    with client.websocket_connect(f"/ws/tables/{table}?seat=0", headers=bearer(token)) as ws:
+        ws.receive_json()
+        for _ in range(2000):  # the first legal action whenever seat 0 may move (the bot moves at once)
+            now = client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
+            if now["result"] is not None:
+                break
+            if now["legal"]:
+                body = {"seat": 0, "action": now["legal"][0], "after": now["moves"]}
+                assert client.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token)).status_code in (
+                    200,
+                    409,
+                )
+            else:
+                time.sleep(0.005)
+        assert now["result"] is not None
+        assert summary(client, table)["clock"]["seats"][0]["away_ms"] is None
+    # the page closed once the game was over: nobody is counted away, nothing was written for it
+    time.sleep(0.3)
+    assert summary(client, table)["clock"]["seats"][0]["away_ms"] is None
+
+
 def test_turn_based_tables_wait_for_the_clock_not_the_connection(clocked, create_table) -> None:
     client = clocked(grace=0.2)
     made = create_table(client, [HUMAN, HUMAN], time_control={"kind": "turn", "days": 2})
