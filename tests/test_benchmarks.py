@@ -52,3 +52,17 @@ def test_load_benchmark_plays_across_two_processes_and_prints_its_figures():
     assert len(spans.split(":")[1].split()) == 2  # 12 s measured: two spans of 10 s
     memory = next(line for line in done.stdout.splitlines() if "RSS at the start of each 10 s" in line)
     assert all(len(sample.split("/")) == 2 for sample in memory.split(":")[1].split())  # two web processes
+
+
+def test_table_cost_benchmark_prints_each_step_of_a_new_table():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "table_cost.py"), "--tables", "3"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "web CPU" in line]
+    assert [row.split(" web CPU")[0].strip() for row in rows] == [
+        "a table made and its invite taken",
+        "its two seats' sockets opened and closed",
+    ]
+    assert all(float(row.split("web CPU")[1].split()[0]) > 0 for row in rows)
