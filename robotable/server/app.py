@@ -454,11 +454,11 @@ def add_websocket(app: FastAPI) -> None:
         conn = Connection(websocket, table_id, seat)
         conn.start()
         manager.hub.add(conn)
-        conn.send(manager.message(live, seat, "snapshot"))
-        await manager.cache.seat_presence(live, seat)  # its clock's grace countdown, off the event loop
-        if seat is not None:
-            manager.cache.presence_changed(table_id)
-        try:
+        try:  # from here on the socket leaves the hub and its seat's presence whatever happens (a cancel)
+            conn.send(manager.message(live, seat, "snapshot"))
+            await manager.cache.seat_presence(live, seat)  # its clock's grace countdown, off the event loop
+            if seat is not None:
+                manager.cache.presence_changed(table_id)
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":

@@ -421,17 +421,17 @@ class Clocks:
 
     # -- presence ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def is_over(live: LiveTable) -> bool:
+        """The game is over or the table expired: no grace counts down and no seat is handed over."""
+        return live.row.status in ("finished", "expired") or live.state.is_over()
+
     def presence(self, live: LiveTable, seat: int | None, connected: set[int]) -> bool:
         """A seat's page connected or left: start or clear its grace countdown; True if it changed.
 
         A game that is over has no countdown (nothing is handed over, no clock runs): its players' pages
         closing, as they all do when it ends, write nothing."""
-        if (
-            seat is None
-            or not 0 <= seat < live.row.num_players
-            or live.row.status in ("finished", "expired")
-            or live.state.is_over()
-        ):
+        if seat is None or not 0 <= seat < live.row.num_players or self.is_over(live):
             return False
         c = self.of(live).seats[seat]
         if seat in connected:
@@ -522,10 +522,11 @@ class Clocks:
         except (RobotableError, OSError):
             return None
         at = now()
+        over = self.is_over(live)
         seats = []
         for c in clock.seats:
             away_ms = None
-            if clock.control.kind == LIVE and c.away_deadline is not None and c.seat not in connected:
+            if clock.control.kind == LIVE and c.away_deadline is not None and c.seat not in connected and not over:
                 away_ms = max(0, (c.away_deadline - at) // _MS)
             seats.append(
                 {
@@ -538,7 +539,7 @@ class Clocks:
                     "can_hand_over": self.why_not_hand_over(live, c.seat, connected, at) is None
                     and live.seat(c.seat).kind != "bot"
                     and not live.seat(c.seat).handed_to_bot
-                    and not live.state.is_over(),
+                    and not over,
                 }
             )
         return {

@@ -130,29 +130,44 @@ def test_live_tables_give_a_disconnected_player_a_grace_period(clocked, create_t
         assert [(n["seat"], n["kind"]) for n in notes] == [(1, "handed_to_bot")]
 
 
+def play_to_the_end(client: TestClient, table: str, token: str) -> None:
+    """Seat 0 plays its first legal action whenever it may move (its bot opponent moves at once)."""
+    for _ in range(2000):
+        now = client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
+        if now["result"] is not None:
+            return
+        if now["legal"]:
+            body = {"seat": 0, "action": now["legal"][0], "after": now["moves"]}
+            res = client.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token))
+            assert res.status_code in (200, 409), res.text
+        else:
+            time.sleep(0.005)
+    raise AssertionError("the game did not end")
+
+
 def test_a_game_that_is_over_starts_no_grace_countdown(clocked, create_table) -> None:
     client = clocked(grace=60)
     made = create_table(client, [HUMAN, BOT], time_control={"kind": "live", "base": 600, "increment": 0})
     table, token = made["table"]["id"], made["tokens"][0]
     with client.websocket_connect(f"/ws/tables/{table}?seat=0", headers=bearer(token)) as ws:
         ws.receive_json()
-        for _ in range(2000):  # the first legal action whenever seat 0 may move (the bot moves at once)
-            now = client.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
-            if now["result"] is not None:
-                break
-            if now["legal"]:
-                body = {"seat": 0, "action": now["legal"][0], "after": now["moves"]}
-                assert client.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token)).status_code in (
-                    200,
-                    409,
-                )
-            else:
-                time.sleep(0.005)
-        assert now["result"] is not None
-        assert summary(client, table)["clock"]["seats"][0]["away_ms"] is None
-    # the page closed once the game was over: nobody is counted away, nothing was written for it
+        play_to_the_end(client, table, token)
+    # the page closed once the game was over: nothing is stored for it, nobody is counted away
     time.sleep(0.3)
+    assert client.app.state.manager.clocks.load(table).seats[0].away_deadline is None
     assert summary(client, table)["clock"]["seats"][0]["away_ms"] is None
+
+
+def test_a_countdown_begun_during_the_game_ends_with_it(clocked, create_table) -> None:
+    client = clocked(grace=60)
+    made = create_table(client, [HUMAN, BOT], time_control={"kind": "live", "base": 600, "increment": 0})
+    table, token = made["table"]["id"], made["tokens"][0]
+    with client.websocket_connect(f"/ws/tables/{table}?seat=0", headers=bearer(token)) as ws:
+        ws.receive_json()  # closed at once, while the server may still be recording that it came
+    assert wait_for(lambda: summary(client, table)["clock"]["seats"][0]["away_ms"])  # away while it plays on
+    play_to_the_end(client, table, token)
+    seat0 = summary(client, table)["clock"]["seats"][0]
+    assert seat0["away_ms"] is None and not seat0["can_hand_over"]
 
 
 def test_turn_based_tables_wait_for_the_clock_not_the_connection(clocked, create_table) -> None:
