@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 import pytest
 
-from robotable.core import BadOptions, IllegalAction, Rng, play_random
+from robotable.core import BadInput, BadOptions, IllegalAction, Rng, play_random
+from robotable.core.record import Record, replay, start_state
 from robotable.games.tf22_reload import (
     GAME,
     Load,
@@ -109,30 +114,31 @@ def test_decision_5_stacking_order_and_no_two_of_a_colour():
         state.apply(BUZZ, Load(2))
 
 
-def test_decision_5_a_moved_container_may_go_to_an_empty_slot():
+LOOSE = {"strict_moves": False}
+
+
+def test_decision_5_loose_moves_a_moved_container_may_go_to_an_empty_slot():
     ships = [[["yellow", "blue"], [], [], [], []], [[], [], [], [], []]]
-    state = position(2, (("blue", 0), ("blue", 1)), ships=ships)
+    state = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=LOOSE)
     play_all(state, PlayCard(7), PlayCard(2))
     assert Reload(0, 1) in state.legal_actions(BUZZ)
     assert state.legal_actions(BUZZ).count(ReturnContainer()) == 1
 
 
-STRICT = {"strict_moves": True}
-
-
-@pytest.mark.parametrize("options", [{}, {"strict_moves": False}])
-def test_decision_5_by_default_a_moved_container_may_go_to_an_empty_slot_with_r_c(options):
+def test_decision_5_loose_moves_a_moved_container_may_go_to_an_empty_slot_with_r_c():
     ships = [[["yellow", "red"], ["yellow"], [], [], []], [[], [], [], [], []]]
-    state = position(2, ships=ships, chips=[2, 0], options=options)
+    state = position(2, ships=ships, chips=[2, 0], options=LOOSE)
     legal = state.legal_actions(BUZZ)
     assert RReload(0, 2) in legal and RReload(0, 1) in legal
     play_all(state, RReload(0, 2), PlayCard(3))
     assert state.ships[BUZZ][:3] == [[Y], [Y], [R]]
 
 
-def test_strict_moves_a_moved_container_goes_only_onto_another_stack_with_r_c():
+@pytest.mark.parametrize("options", [{}, {"strict_moves": True}])
+def test_decision_5_by_default_a_moved_container_goes_only_onto_another_stack_with_r_c(options):
+    # "only from the top of a stack to the top of another stack!" (issue 27: the literal reading is the default)
     ships = [[["yellow", "red"], ["yellow"], [], [], []], [[], [], [], [], []]]
-    state = position(2, ships=ships, chips=[2, 0], options=STRICT)
+    state = position(2, ships=ships, chips=[2, 0], options=options)
     legal = state.legal_actions(BUZZ)
     assert [a for a in legal if isinstance(a, RReload)] == [RReload(0, 1)]  # red onto yellow only
     with pytest.raises(IllegalAction):
@@ -141,13 +147,13 @@ def test_strict_moves_a_moved_container_goes_only_onto_another_stack_with_r_c():
     assert state.ships[BUZZ][:2] == [[Y], [Y, R]]
 
 
-def test_strict_moves_a_bluff_reload_goes_only_onto_another_stack():
+def test_decision_5_by_default_a_bluff_reload_goes_only_onto_another_stack():
     ships = [[["yellow", "blue"], ["red"], [], [], []], [[], [], [], [], []]]
-    default = position(2, (("blue", 0), ("blue", 1)), ships=ships)
-    strict = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=STRICT)
-    for state in (default, strict):
+    loose = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=LOOSE)
+    strict = position(2, (("blue", 0), ("blue", 1)), ships=ships)
+    for state in (loose, strict):
         play_all(state, PlayCard(7), PlayCard(2))
-    assert [a for a in default.legal_actions(BUZZ) if isinstance(a, Reload)] == [
+    assert [a for a in loose.legal_actions(BUZZ) if isinstance(a, Reload)] == [
         Reload(0, 1),
         *(Reload(0, s) for s in (2, 3, 4)),
     ]
@@ -158,20 +164,39 @@ def test_strict_moves_a_bluff_reload_goes_only_onto_another_stack():
     assert strict.ships[BUZZ][:2] == [[Y], [R, B]]
 
 
-def test_strict_moves_still_loads_a_won_container_onto_an_empty_slot():
-    # Buzz's blue top could only move onto the empty slot, which strict_moves forbids; loading the won
-    # blue container there is loading, not moving, and stays allowed.
+def test_decision_5_by_default_a_won_container_is_still_loaded_onto_an_empty_slot():
+    # Buzz's blue top could only move onto the empty slot, which the literal reading forbids; loading the
+    # won blue container there is loading, not moving, and stays allowed.
     ships = [[["yellow", "blue"], ["green"], ["green"], ["green"], []], [[], [], [], [], []]]
-    state = position(2, (("blue", 0), ("blue", 1)), ships=ships, options=STRICT)
+    state = position(2, (("blue", 0), ("blue", 1)), ships=ships)
     play_all(state, PlayCard(7), PlayCard(2))
     assert BUZZ in state.to_act() and state.legal_actions(BUZZ) == [Load(4), ReturnContainer()]
 
 
-def test_strict_moves_is_a_boolean_table_option():
-    assert GAME.start(2, seed=1).options == {"strict_moves": False}
-    assert GAME.start(2, seed=1, options=STRICT).to_json()["options"] == STRICT
+def test_strict_moves_is_a_boolean_table_option_on_by_default():
+    assert GAME.start(2, seed=1).options == {"strict_moves": True}
+    assert GAME.start(2, seed=1, options=LOOSE).to_json()["options"] == LOOSE
     with pytest.raises(BadOptions, match="strict_moves"):
         GAME.start(2, seed=1, options={"strict_moves": 1})
+
+
+def test_a_record_played_under_the_old_loose_default_replays_the_same():
+    # Records store their options in full (Match, the server's tables), so a game recorded before the
+    # default changed says "strict_moves": false and replays its moves onto empty slots unchanged.
+    record = Record.load(Path(__file__).parent / "records" / "loose_default_before_issue_27.json")
+    assert record.options == LOOSE
+    game, state = start_state(record)
+    onto_empty = 0
+    for seat, data in record.moves:
+        action = game.action_from_json(data)
+        onto_empty += isinstance(action, Reload | RReload) and not state.ships[seat][action.to_slot]
+        state.apply(seat, action)
+    assert state.result().to_json() == record.meta["result"]
+    final = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":")).encode()
+    assert hashlib.sha256(final).hexdigest() == record.meta["final_state_sha256"]
+    assert onto_empty >= 1
+    with pytest.raises(BadInput, match="cannot be replayed"):
+        replay(Record(record.game, record.num_players, record.seed, {}, record.moves))
 
 
 def test_decision_5_no_decision_is_asked_when_nothing_can_be_loaded_or_moved():
@@ -239,7 +264,7 @@ def test_r_d_pays_three_chipcards_to_buy_and_load_a_chosen_colour():
 
 
 def test_r_uses_need_their_chipcards():
-    state = position(2, ships=[[["yellow"], [], [], [], []], [[], [], [], [], []]], chips=[2, 0])
+    state = position(2, ships=[[["yellow"], ["red"], [], [], []], [[], [], [], [], []]], chips=[2, 0])
     kinds = {type(a) for a in state.legal_actions(BUZZ)}
     assert RDiscard in kinds and RReload in kinds and RBuy not in kinds
     with pytest.raises(IllegalAction, match="costs 3 chipcard"):
@@ -377,7 +402,7 @@ def test_decision_13_r_d_offers_only_colours_the_stock_still_has():
 
 def test_decision_14_bluff_reload_without_an_activated_container():
     # every blue container is on a ship: nothing is activated, yet the winner may move a blue one
-    ships = [[["yellow", "blue"], ["blue"], [], []], [["blue"]] * 4, [["blue"]] * 4]
+    ships = [[["yellow", "blue"], ["blue"], ["red"], []], [["blue"]] * 4, [["blue"]] * 4]
     state = position(3, (("blue", 2), ("yellow", 1)), ships=ships)
     assert state.activated == -1
     play_all(state, PlayCard(6), PlayCard(2), PlayCard(3))

@@ -16,7 +16,8 @@ from .state import GAME_ID, PHASES, Tf22State
 
 class Tf22Reload(Game):
     """TF22: RELOAD! for 2 to 4 players. One option, ``strict_moves``: a reading of the moving rule, not a
-    variant (see docs/games/tf22-reload.md).
+    variant (see docs/games/tf22-reload.md). It is on by default (the rulebook's literal words, issue 27);
+    ``{"strict_moves": false}`` is the looser reading, which was the default before.
 
     >>> state = GAME.start(num_players=2, seed=1)
     >>> len(state.legal_actions(0))      # seven numbers and R to take the discards back
@@ -30,11 +31,12 @@ class Tf22Reload(Game):
     options = (
         Option(
             "strict_moves",
-            False,
-            "A moved container (bluff reload, R c) goes only onto another stack, never onto an empty slot",
+            True,
+            "A moved container (bluff reload, R c) goes only onto the top of another stack, never onto an empty"
+            " slot, as the rulebook says; off, it may also go onto an empty slot (the looser reading)",
         ),
     )
-    option_sets = ({}, {"strict_moves": True})
+    option_sets = ({}, {"strict_moves": False})
     action_types = ACTION_TYPES
     # the stable integer encoding of .actions, the same for every player count
     action_encoding = ActionEncoding(len(ACTIONS), action_index, action_from_index)

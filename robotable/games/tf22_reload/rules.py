@@ -99,13 +99,14 @@ def load_slots(ship: Ship, colour: int) -> list[int]:
     return [i for i, stack in enumerate(ship) if can_stack(stack, colour)]
 
 
-def reload_moves(ship: Ship, colour: int | None = None, strict: bool = False) -> list[tuple[int, int]]:
+def reload_moves(ship: Ship, colour: int | None = None, strict: bool = True) -> list[tuple[int, int]]:
     """Moves of a top container (of ``colour``, or any) to another slot that the loading rule allows.
 
-    ``strict`` (the ``strict_moves`` option) reads "only from the top of a stack to the top of another
-    stack!" literally: a moved container never goes onto an empty slot.
+    ``strict`` (the ``strict_moves`` option, on by default) reads "only from the top of a stack to the top
+    of another stack!" literally: a moved container never goes onto an empty slot. ``strict=False`` is the
+    looser reading, which lets it go wherever the loading rule allows.
 
-    >>> reload_moves([[0], [], [1]]), reload_moves([[0], [], [1]], strict=True)
+    >>> reload_moves([[0], [], [1]], strict=False), reload_moves([[0], [], [1]])
     ([(0, 1), (2, 0), (2, 1)], [(2, 0)])
     """
     moves = []
@@ -119,10 +120,10 @@ def reload_moves(ship: Ship, colour: int | None = None, strict: bool = False) ->
     return moves
 
 
-def can_move(ship: Ship, src: int, dst: int, colour: int | None = None, strict: bool = False) -> bool:
+def can_move(ship: Ship, src: int, dst: int, colour: int | None = None, strict: bool = True) -> bool:
     """Whether ``(src, dst)`` is one of :func:`reload_moves` (slots out of range are not).
 
-    >>> can_move([[0], [], [1]], 2, 0), can_move([[0], [], [1]], 0, 1, strict=True), can_move([[0]], 0, 5)
+    >>> can_move([[0], [], [1]], 2, 0), can_move([[0], [], [1]], 0, 1), can_move([[0]], 0, 5, strict=False)
     (True, False, False)
     """
     n = len(ship)
