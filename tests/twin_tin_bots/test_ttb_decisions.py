@@ -60,9 +60,10 @@ def test_back_up_is_a_forward_step_in_the_mud() -> None:
     assert robot(state, "red-A")[:2] == ((0, -1), "E")
 
 
-def test_every_robot_in_mud_is_stuck_again_at_the_start_of_each_turn() -> None:
+def test_a_robot_in_mud_is_stuck_again_at_the_start_of_its_own_turn() -> None:
     """Yellow-A sits in the Mud. In each of red's turns red zaps it and makes it go Forward 1x: ignored
-    each time (Mud has no memory, whichever colour's turn it is)."""
+    each time, because yellow-A started yellow's turn in between in the Mud ("Mud has no memory: should
+    a robot start his turn in the Mud...")."""
     state = position(
         robots={"red": [((-2, -1), "E")], "yellow": [((-1, -1), "NW")]},
         programs={"red": ["zap"], "yellow": [None, None, None, "turn_left"]},
@@ -74,6 +75,25 @@ def test_every_robot_in_mud_is_stuck_again_at_the_start_of_each_turn() -> None:
         assert types(events)[:2] == ["zap_order", "mud"]
         assert robot(state, "yellow-A")[0] == (-1, -1)
         run(state)  # yellow: robot B turns
+
+
+def test_a_robot_in_mud_is_not_stuck_again_at_the_start_of_another_colours_turn() -> None:
+    """Rulebook: "should a robot start **his** turn in the Mud" (issue 27). Red-B's own Forward 1x is
+    ignored in red's turn, so red-B is free; yellow's turn starting does not make it stuck again, and
+    yellow's zap making it go Forward 1x moves it out of the Mud."""
+    state = position(
+        robots={"red": [((0, -4), "SE"), ((0, 0), "E")], "yellow": [((-1, 0), "E")]},
+        programs={"red": [None, None, None, "forward_1"], "yellow": ["zap"]},
+        mud=[[0, 0]],
+    )
+    events = run(state)  # red: B's Forward 1x is the ignored step
+    assert types(events).count("mud") == 1 and robot(state, "red-B")[0] == (0, 0)
+    assert state.stuck == [False] * 4
+    run(state)  # yellow: the zap hits red-B
+    assert state.view(None)["pending"]["robot"] == "red-B"
+    events = state.apply(1, ZapOrder(Tile.FORWARD_1))
+    assert "mud" not in types(events)
+    assert robot(state, "red-B")[0] == (1, 0)
 
 
 # -- Anti Theft and zaps ------------------------------------------------------------------------------

@@ -186,3 +186,29 @@ def test_preview_matches_what_happens(seed: int, n: int, options: dict[str, obje
             compared += 1
         state.apply(seat, action)
     assert compared or state.is_over()
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 6), options=variant_options())
+def test_mud_slows_a_robot_at_the_start_of_its_own_turn_only(seed: int, n: int, options: dict[str, object]) -> None:
+    """Only a robot in Mud is ever stuck; as a colour's turn starts its robots in Mud are stuck and its
+    robots elsewhere are not, while the other colours' robots keep their flags (issue 27)."""
+    state = GAME.start(n, seed=seed, options={**options, "mud": 3})
+    rng = Rng(seed)
+    for _ in range(300):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        before = state.stuck[:]
+        events = state.apply(seat, legal[rng.randrange(len(legal))])
+        mud = state.board.mud
+        assert all(state.rhex[r] in mud for r, stuck in enumerate(state.stuck) if stuck)
+        if events and events[-1].type == "turn_start":
+            moved = {e.data["robot"] for e in events if e.type in ("move", "zap_order", "mud")}
+            own = state.robots_of(state.active)
+            for r in range(len(state.rhex)):
+                if r in own:
+                    assert state.stuck[r] == (state.rhex[r] in mud)
+                elif state.names[r] not in moved:  # not moved, pushed, zapped or slowed: the flag it had
+                    assert state.stuck[r] == before[r]

@@ -386,12 +386,15 @@ class Sim:
             for i, h in enumerate(st.blobs):
                 self.occupied[h] = (BLOB_THING, i)
             self.bonus = 0.0
-        self.stuck: set[int] = set()
+        # the robots whose next Forward step Mud ignores (a colour's own are stuck again as its turn starts)
+        self.stuck: set[int] = set(st.stuck) if isinstance(st, Sim) else {r for r, s in enumerate(st.stuck) if s}
 
     def run(self, tb: Table, colour: int, programs: list[int]) -> None:
-        """Run ``colour``'s turn once (``programs``: its 6 slots): robots in Mud are stuck at its start."""
-        self.stuck = {r for r, stuck in enumerate(stuck_at_turn_start(tb.board, self.rhex)) if stuck}
+        """Run ``colour``'s turn once (``programs``: its 6 slots): its robots in Mud are stuck at its start."""
         rp = tb.rp
+        flags = [r in self.stuck for r in range(tb.nrob)]
+        own = range(colour * rp, (colour + 1) * rp)
+        self.stuck = {r for r, stuck in enumerate(stuck_at_turn_start(tb.board, self.rhex, flags, own)) if stuck}
         for k in range(rp):
             r = colour * rp + k
             lo = k * SLOTS_PER_ROBOT

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from robotable.core import Event
@@ -84,13 +84,19 @@ def jump_landing(board: Board, h: Hex, d: int) -> Hex | None:
     return arrive(board, neighbour(h, d, 2), d)
 
 
-def stuck_at_turn_start(board: Board, rhex: Sequence[Hex]) -> list[bool]:
-    """Mud has no memory: at the start of every turn each robot standing in Mud will ignore its next
-    Forward step."""
-    mud = board.mud
-    if not mud:
-        return [False] * len(rhex)
-    return [h in mud for h in rhex]
+def stuck_at_turn_start(board: Board, rhex: Sequence[Hex], stuck: Sequence[bool], own: Iterable[int]) -> list[bool]:
+    """Mud has no memory: "should a robot start his turn in the Mud, it will need two Forward moves to get
+    out". At the start of a colour's turn each of its robots (``own``) standing in Mud will ignore its
+    next Forward step again; every other robot keeps its ``stuck`` flag (another colour's turn starting
+    does not slow it).
+
+    >>> stuck_at_turn_start(Board(4, [], mud=[(0, 0), (1, 0)]), [(0, 0), (1, 0), (2, 0)], [False] * 3, [0, 2])
+    [True, False, False]
+    """
+    out = list(stuck)
+    for rid in own:
+        out[rid] = rhex[rid] in board.mud
+    return out
 
 
 # -- carrying them out on a state ------------------------------------------------------------------

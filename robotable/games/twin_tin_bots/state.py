@@ -154,6 +154,10 @@ class TtbState(State):
         """The colour of a robot."""
         return rid // self.robots_per
 
+    def robots_of(self, colour: int) -> range:
+        """The ids of a colour's robots."""
+        return range(colour * self.robots_per, (colour + 1) * self.robots_per)
+
     def robot_name(self, rid: int) -> str:
         """A robot's name, e.g. ``"red-A"``."""
         return self.names[rid]

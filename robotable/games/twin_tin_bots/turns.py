@@ -20,12 +20,12 @@ ATTRITION = "crystal attrition: three game turns after the last crystal entered 
 
 def start_turn(st: TtbState, events: list[Event]) -> None:
     """The active colour's turn begins with its programming step (two placements on its first turn).
-    Mud has no memory: every robot standing in Mud is stuck again."""
+    Mud has no memory: each of the colour's robots that starts its turn in Mud is stuck again."""
     c = st.active
     st.phase = CHANGE
     st.changes_left = st.first_turn_placements(c) or 1
     st.run_at = START
-    st.stuck = stuck_at_turn_start(st.board, st.rhex)
+    st.stuck = stuck_at_turn_start(st.board, st.rhex, st.stuck, st.robots_of(c))
     events.append(turn_start_event[st.colours[c], st.round])
 
 
