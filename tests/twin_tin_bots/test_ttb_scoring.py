@@ -186,10 +186,32 @@ def test_tie_break_most_green_crystals() -> None:
 
 
 def test_tie_break_highest_value_in_bases() -> None:
-    # With two robots each, equal points and equal blues and greens harvested mean equal value in Bases;
-    # in the Advanced 2-player game a player has four robots: 10 points each, one blue each.
+    # In the Advanced 2-player game a player has four robots: 10 points each, one blue each.
     red, yellow = ranking_key([4, 4, 2], []), ranking_key([], [4, 4, 4, 2])
     assert red[1:4] == yellow[1:4] == (10, 1, 0) and red > yellow
+
+
+def test_the_third_tie_break_decides_a_standard_2_player_game() -> None:
+    """Issue 27: red (Base: pink 4, carrying a blue) and yellow (Base: blue 2, carrying a pink) both have
+    5 points and one blue, no green: the highest value in Bases (red's 4) decides. The game ends by crystal
+    attrition at the end of the last round (yellow's turn, no Countdown counter left)."""
+    state = position(
+        robots={"red": [((0, -4), "SE", "blue")], "yellow": [((4, -3), "SW", "pink")]},
+        programs={"red": ["turn_left"], "yellow": ["turn_left"]},
+        delivered={"red": ["pink"], "yellow": ["blue"]},
+        track=[],
+        end_phase=True,
+        countdown=0,
+        turn=1,
+    )
+    assert not state.is_over()
+    events = run(state)  # yellow's turn ends the last round
+    assert "game_over" in types(events) and state.is_over()
+    result = state.result()
+    assert result.scores == (5, 5)
+    assert [key[1:] for key in result.keys] == [(5, 1, 0, 4), (5, 1, 0, 2)]
+    assert result.winners == (0,) and result.ranks == (1, 2)
+    assert result.reason.startswith("crystal attrition")
 
 
 def test_tie_break_counts_carried_crystals_as_harvested() -> None:
