@@ -25,6 +25,9 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -152,6 +155,17 @@ class BotMoves(Strict):
 router = APIRouter()
 
 
+@router.get("/api/bots/status", tags=["server"])
+def bots_status(request: Request) -> dict[str, Any]:
+    """Whether this process's own bot workers run (``spawn`` mode): ``running`` is false, with the
+    workers' exit code in ``problem``, once they keep dying at start; other modes answer ``running``
+    true (their workers are started apart and watched by the operator)."""
+    workers = getattr(request.app.state, "local_workers", None)
+    if workers is None:
+        return {"running": True, "problem": None, "restarts": 0}
+    return workers.status()
+
+
 @router.post("/api/internal/bot-moves", include_in_schema=False)
 async def bot_moves(request: Request, body: BotMoves, authorization: Annotated[str, Header()] = "") -> dict:
     """A worker's moves, played like a person's (checked by the engine, committed, then published)."""
@@ -182,28 +196,95 @@ class LocalWorkers:
 
     Two: one for every table (people's first), and one kept for tables with people, so that all-bot
     tables thinking hard never make a person wait for their own bot.
+
+    A worker that dies is logged as an error with its exit code and the last lines it wrote to stderr,
+    and started again after a back-off that doubles with every quick death in a row (up to
+    :attr:`MAX_BACKOFF` seconds). After :attr:`FAILING_AFTER` quick deaths in a row the bots count as
+    down: :meth:`status` (``GET /api/bots/status``, shown on the page of every table with bots) says so
+    with the worker's own words, until a worker stays up.
     """
 
-    def __init__(self, database: str, schema: str | None, server_url: str, secret: str) -> None:
+    #: A worker that exits within this many seconds of its start died "quickly".
+    QUICK_DEATH = 10.0
+    #: Quick deaths in a row after which the bots count as down.
+    FAILING_AFTER = 3
+    #: The longest wait between two starts.
+    MAX_BACKOFF = 60.0
+
+    def __init__(
+        self,
+        database: str,
+        schema: str | None,
+        server_url: str,
+        secret: str,
+        *,
+        cmds: list[list[str]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         cmd = [sys.executable, "-m", "robotable.server.worker", "--server", server_url, "--parent", str(os.getpid())]
         if schema:
             cmd += ["--schema", schema]
-        self.cmds = [cmd, [*cmd, "--people-only"]]
+        self.cmds = cmds if cmds is not None else [cmd, [*cmd, "--people-only"]]
         # the database URL (it may hold a password) and the secret go by environment, never on a command line
         self.env = {**os.environ, "ROBOTABLE_DATABASE": database, "ROBOTABLE_WORKER_SECRET": secret}
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.clock, self.sleep = clock, sleep
+        self.restarts = 0
+        self.quick_deaths = [0] * len(self.cmds)
+        self.last_problem: str | None = None
+        self.last_exit: str | None = None
 
     def start(self) -> None:
         self.tasks = [asyncio.create_task(self._keep_running(i)) for i in range(len(self.cmds))]
 
+    def status(self) -> dict[str, Any]:
+        """Whether the bots are running: ``running`` false once a worker died quickly
+        :attr:`FAILING_AFTER` times in a row, with ``problem`` (its exit code: what it wrote goes to the
+        server's log only, never to clients) and ``restarts``."""
+        down = max(self.quick_deaths, default=0) >= self.FAILING_AFTER
+        problem = self.last_exit if down else None
+        return {"running": not down, "problem": problem, "restarts": self.restarts}
+
     async def _keep_running(self, i: int) -> None:
         while True:
-            proc = self.procs[i] = subprocess.Popen(self.cmds[i], env=self.env)
+            await self._run_once(i)
+
+    async def _run_once(self, i: int) -> None:
+        """Start worker ``i``, wait for it to exit, report it, and wait out the back-off."""
+        with tempfile.TemporaryFile() as err:
+            started = self.clock()
+            proc = self.procs[i] = subprocess.Popen(self.cmds[i], env=self.env, stderr=err)
             while proc.poll() is None:
-                await asyncio.sleep(0.5)
-            log.warning("a bot worker exited with %s; starting another", proc.returncode)
-            await asyncio.sleep(1.0)
+                if self.clock() - started >= self.QUICK_DEATH:
+                    self.quick_deaths[i] = 0  # up long enough: the bots run again
+                await self.sleep(0.5)
+            err.seek(0)
+            tail = err.read()[-4000:].decode("utf-8", "replace").strip()
+        if tail:
+            sys.stderr.write(tail + "\n")  # what the worker said goes on to the server's own log
+        lines = [line for line in tail.splitlines() if line.strip()]
+        words = lines[-1] if lines else f"exit code {proc.returncode}"
+        self.restarts += 1
+        quick = self.clock() - started < self.QUICK_DEATH
+        self.quick_deaths[i] = self.quick_deaths[i] + 1 if quick else 0
+        delay = min(self.MAX_BACKOFF, 2.0 ** self.quick_deaths[i]) if quick else 1.0
+        deaths = self.quick_deaths[i]
+        self.last_exit = f"a bot worker exited with code {proc.returncode}, {deaths} times in a row at start"
+        self.last_problem = f"bot worker exited with code {proc.returncode}: {words}"
+        if self.quick_deaths[i] >= self.FAILING_AFTER:
+            log.error(
+                "BOTS ARE DOWN: a bot worker died %d times in a row within %.0f s of starting (%s); "
+                "starting it again in %.0f s",
+                self.quick_deaths[i],
+                self.QUICK_DEATH,
+                self.last_problem,
+                delay,
+            )
+        else:
+            log.error("%s; starting another in %.0f s", self.last_problem, delay)
+        await self.sleep(delay)
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -236,4 +317,5 @@ async def install(app: Any, manager: Any, mode: str, database: str, schema: str 
     app.state.worker_secret = app.state.worker_secret or secrets.token_urlsafe(24)
     worker = LocalWorkers(database, schema, self_url or "http://127.0.0.1:8000", app.state.worker_secret)
     worker.start()
+    app.state.local_workers = worker
     return worker

@@ -376,8 +376,24 @@ function switchSeat(seat) {
   connect();
 }
 
+/** Say so at the top when this server's bots are not running (their worker keeps dying at start). */
+async function watchBots() {
+  const table = page.current ? page.current.table : page.summary;
+  if (!table || !table.seats.some((s) => s.kind === "bot" || s.handed_to_bot) || table.status === "finished") return;
+  try {
+    const status = await api("/api/bots/status");
+    const box = $("bots-down");
+    box.hidden = status.running;
+    box.textContent = status.running ? "" : t("app:table.bots_down");
+  } catch (err) {
+    // the check is best effort: a failed request says nothing about the bots
+  }
+}
+
 document.addEventListener("account-changed", () => location.reload());
 pickSeat().then((seat) => {
+  watchBots();
+  setInterval(watchBots, 15000);
   page.seat = seat;
   mountChat(tableId, page.account);
   setWritable(heldSeats().length > 0);
