@@ -129,9 +129,9 @@ def describe(action: dict[str, Any], lang: str | None = None) -> str:
     slots: dict[str, Any] = {}
     if "slot" in action:
         slots["slot"] = action["slot"] + 1
-    if "from_slot" in action:
-        slots["from"] = action["from_slot"] + 1
-        slots["to"] = action["to_slot"] + 1
+    if "from_slot" in action:  # the catalogue's action sentences name them as the browser does
+        slots["from_slot"] = action["from_slot"] + 1
+        slots["to_slot"] = action["to_slot"] + 1
     if kind == "play":
         return _t("action.play", lang, value=action["value"])
     if kind in ("r_take_back", "r_discard", "r_reload", "r_buy", "load", "reload", "return"):
