@@ -61,20 +61,22 @@ def bot_seed(table_seed: int, seat: int, move_index: int) -> int:
 def seats_to_move(
     state: State, is_bot: Callable[[int], bool], difficulty: Callable[[int], str | None]
 ) -> list[tuple[int, str]]:
-    """Bot seats that move now: every seat the game waits for when all are bots; else only bots
-    asked to answer something public (``State.answering``: an offer a person made to a bot).
+    """Bot seats that move now: every bot the game waits for when the only people it waits for are
+    asked to answer something public (``State.answering``: a bot's offer, which they answer when they
+    like while the bot's turn goes on); else only bots asked to answer (an offer a person made to a bot).
 
     In a simultaneous choice the bots choose after the people (their choices stay secret either
     way), which leaves a person's own secret choice undoable until the reveal. A bot whose turn it
-    is waits for a person to answer its offer before it goes on.
+    is never waits for a person to answer its offer: it plays on, and the offer lapses with its turn.
     """
     if state.is_over():
         return []
     waiting = state.to_act()
-    if waiting and all(is_bot(s) for s in waiting):
-        movers = waiting
+    answering = state.answering()
+    if waiting and all(is_bot(s) or s in answering for s in waiting):
+        movers = [s for s in waiting if is_bot(s)]
     else:
-        movers = [s for s in state.answering() if s in waiting and is_bot(s)]
+        movers = [s for s in answering if s in waiting and is_bot(s)]
     return [(s, difficulty(s) or FALLBACK) for s in movers]
 
 

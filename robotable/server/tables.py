@@ -1026,6 +1026,7 @@ class TableManager:
             "moves": len(live.moves),
             "view": state.view(seat),
             "to_act": to_act,
+            "answering": state.answering(),  # seats of to_act only asked to answer (another seat's turn goes on)
             "legal": [a.to_json() for a in state.legal_actions(seat)] if plays else [],
             "can_undo": self.can_undo(live, seat),
             "result": state.result().to_json() if state.is_over() else None,

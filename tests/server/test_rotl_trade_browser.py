@@ -43,10 +43,12 @@ def hand(page) -> list[str]:
     return page.eval_on_selector_all("[data-hand]", "nodes => nodes.map(n => n.dataset.hand)")
 
 
-def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser) -> None:  # noqa: F811
+@pytest.mark.parametrize("viewport", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser, viewport) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "difficulty": "random"}]
-    page, me = signed_in_page(browser, trade_server, "Ada", viewport={"width": 1366, "height": 900})
+    width, height = viewport
+    page, me = signed_in_page(browser, trade_server, "Ada", viewport={"width": width, "height": height})
     made = new_table(trade_server, seats, game=GAME, creator=me, seed=2)
     errors: list[str] = []
     watch_errors(page, errors)
@@ -66,10 +68,49 @@ def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser) -> 
     assert page.locator("#end-turn").count() == 1  # still the person's turn
     text = page.locator(f"[data-offer='{offer}']").inner_text()
     assert "→" in text and text.index("Ada") > text.index("→"), text  # from the bot to the person
-    page.screenshot(path=str(ARTIFACTS / "rotl-offer-during-turn.png"), full_page=True)
+    # issue 27: seen and answered where the person is looking, without scrolling, on every screen size
+    box = page.evaluate(
+        f"() => {{ const r = document.querySelector(\"[data-accept='{offer}']\").getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; }"
+    )
+    assert box[0] >= 0 and box[1] <= box[2], box
+    assert page.locator(f".rotl-incoming [data-offer='{offer}']").count() == 1
+    page.screenshot(path=str(ARTIFACTS / f"rotl-offer-during-turn-{width}.png"), full_page=False)
     before = hand(page)
     act(page, f"[data-accept='{offer}']")
     page.wait_for_function(f"() => !document.querySelector(\"[data-offer='{offer}']\")", timeout=10_000)
     assert hand(page) != before
     assert page.locator("#end-turn").count() == 1
+    assert errors == []
+
+
+def test_a_person_not_to_act_writes_an_offer_at_the_start_of_the_game(trade_server, browser) -> None:  # noqa: F811
+    """Issue 27: the offer builder is there for every seat, turn or not, also before anything of the other
+    hands is known (all dealt parts secret): the person gives a part of their own for $1."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bea"}]
+    page, me = signed_in_page(browser, trade_server, "Ada", viewport={"width": 390, "height": 844})
+    made = new_table(trade_server, seats, game=GAME, creator=me)
+    table, bea = made["table"]["id"], made["tokens"][1]
+    ended = trade_server.api(
+        "POST",
+        f"/api/tables/{table}/moves",
+        json={"seat": 0, "action": {"type": "end_turn"}},
+        headers={"Authorization": f"Bearer {me}"},
+    )
+    assert ended.status_code == 200, ended.text  # Bea's turn now: Ada is not to act
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(f"{trade_server.url}{made['links']['0']}")
+    page.wait_for_selector(".rotl .rotl-lines")
+    assert page.locator("#end-turn").count() == 0
+    page.locator("[data-offer-to='1']").click()
+    page.locator(".offer-builder [data-pick]").first.click()
+    page.locator(".offer-builder input.money-input").nth(1).fill("1")
+    before = moves(page)
+    page.locator("#send-offer").click()
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    state = trade_server.api(
+        "GET", f"/api/tables/{table}/state", params={"seat": 1}, headers={"Authorization": f"Bearer {bea}"}
+    ).json()
+    assert [o["from"] for o in state["view"]["offers"]] == [0], state["view"]["offers"]
     assert errors == []

@@ -141,6 +141,7 @@ class Table:
     torso_done: bool
     draw_left: int
     torsos_held: list[int]
+    offered_to: list[int]  # the seats this seat made an offer to this turn
 
     @classmethod
     def from_view(cls, view: dict[str, Any], seat: int) -> Table:
@@ -181,6 +182,7 @@ class Table:
             torso_done=turn["torso_stack_used"],
             draw_left=sum(view["draw_piles"]),
             torsos_held=[TORSO_IDS[p["torso"]] if p["torso"] else -1 for p in players],
+            offered_to=[made[1] for made in turn.get("offers_made", ()) if made[0] == seat],
         )
 
     @classmethod
@@ -212,6 +214,7 @@ class Table:
             torso_done=s.torso_done,
             draw_left=len(s.draw[0]) + len(s.draw[1]),
             torsos_held=list(s.torso),
+            offered_to=[taker for giver, taker in s.offered if giver == seat],
         )
 
 
@@ -554,10 +557,12 @@ def _take_step(table: Table, legal: Sequence[Action], base: float, endgame: bool
 
 
 def _best_offer(table: Table, legal: Sequence[Action]) -> Action | None:
-    """The listed one-for-one trade that raises the seat's potential most, by at least ``OFFER_GAIN``."""
+    """The listed one-for-one trade that raises the seat's potential most, by at least ``OFFER_GAIN``,
+    to a seat not offered anything yet this turn: one offer to each seat a turn, so a declined offer is
+    not made again (nor pressed with another) the same turn."""
     best: tuple[float, Action | None] = (OFFER_GAIN, None)
     for a in legal:
-        if isinstance(a, Offer) and not a.give_money and not a.take_money:
+        if isinstance(a, Offer) and not a.give_money and not a.take_money and a.to not in table.offered_to:
             give = [PART_IDS[x] for x in a.give if x in PART_IDS]
             take = [PART_IDS[x] for x in a.take if x in PART_IDS]
             if len(give) != len(a.give) or len(take) != len(a.take):

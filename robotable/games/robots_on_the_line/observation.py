@@ -25,6 +25,7 @@ from .components import (
     LINES,
     MAINTENANCE,
     MAINTENANCE_KINDS,
+    OFFERS_PER_TURN,
     PART_IDS,
     PARTS,
     REQUIREMENT_IDS,
@@ -103,6 +104,9 @@ class RotlObservation(ObservationEncoder):
         self.variant = self.plane(
             "variant", (5,), "ON/OFF switches, 3 new tiles, family mode, line resets / 4, switch flips / 4"
         )
+        self.offers_made = self.plane(
+            "offers_made", (n, n), f"offers made this turn from relative seat to relative seat / {OFFERS_PER_TURN}"
+        )
         # flat positions, looked up by name: _part_at[place][part], _torso_at[place][torso]
         self._part_at = [
             {name: self.part.offset + i * len(PART_PLACES) + place for name, i in PART_IDS.items()}
@@ -137,6 +141,10 @@ class RotlObservation(ObservationEncoder):
         self._this_turn(out, view["this_turn"])
         self._offers(out, view["offers"], me, num)
         self._variant(out, view["options"])
+        for giver, taker, count in view["this_turn"]["offers_made"]:
+            out[self.offers_made.offset + ((giver - me) % num) * MAX_SEATS + (taker - me) % num] = (
+                count / OFFERS_PER_TURN
+            )
         return out
 
     def _parts(self, out: dict[int, float], names: list[str], place: int) -> None:

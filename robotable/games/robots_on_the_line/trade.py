@@ -122,10 +122,14 @@ def offer_actions(s: RotlState, p: int) -> list[Action]:
 
 
 def offering(s: RotlState) -> list[int]:
-    """The seats with a canonical offer to make (the seats that may act "at any time")."""
+    """The seats that may make an offer now: "Players can trade at any time with another player, and it
+    does not have to be their turn to initiate the trade." Every seat, while the game is on, that the
+    limits (:func:`may_offer`) still let make an offer to some other seat; whether that seat has a
+    canonical offer (:func:`offer_actions`: parts already seen) does not matter, any well-formed offer
+    (its own parts, its torso, money) is accepted."""
     if s.phase == OVER:
         return []
-    return [p for p in range(s.num_players) if s.hands[p] and any(_known(s, q) for q in _may_offer_to(s, p))]
+    return [p for p in range(s.num_players) if _may_offer_to(s, p)]
 
 
 def _may_offer_to(s: RotlState, p: int) -> list[int]:

@@ -42,7 +42,7 @@ def view(s: RotlState, player: int | None) -> dict[str, Any]:
         "buyers": [buyer_json(s, slot) for slot in range(len(s.buyers))],
         "players": [player_json(s, seat, player) for seat in range(s.num_players)],
         "offers": [o.to_json() for o in s.offers],
-        "this_turn": this_turn_json(s),
+        "this_turn": {**this_turn_json(s), "offers_made": offers_made_json(s)},
         "sales": list(s.sales),
         "bargain_hunter_parts": [pid(x) for x in s.gone if x not in sold_in_robots(s)],
         "bank": s.bank,
@@ -58,6 +58,12 @@ def lines_json(s: RotlState) -> list[list[str | None]]:
 
 def switches_json(s: RotlState) -> list[list[str]]:
     return [["on" if on else "off" for on in line] for line in s.switches]
+
+
+def offers_made_json(s: RotlState) -> list[list[int]]:
+    """The offers made this turn, as ``[from, to, how many]`` (public, as every offer is; the state's JSON
+    keeps them as ``offered``)."""
+    return [[giver, taker, s.offered.count((giver, taker))] for giver, taker in sorted(set(s.offered))]
 
 
 def this_turn_json(s: RotlState) -> dict[str, Any]:

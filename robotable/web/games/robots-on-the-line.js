@@ -126,6 +126,7 @@ async function render(root, ctx) {
     "div",
     { class: `rotl${ui.explain ? " explaining" : ""}`, lang },
     statusBar(ctx),
+    incomingOffers(ctx),
     ui.explained ? explainBox() : null,
     ui.helpOpen ? helpPanel(ctx.view) : null,
     el("div", { class: "rotl-factory" }, linesPanel(ctx), el("div", { class: "rotl-side-stack" }, torsoPanel(ctx), hunterPanel(ctx))),
@@ -640,31 +641,43 @@ function offerSide(ctx, parts, amount) {
   return out;
 }
 
+/** One open offer, with Accept and Decline where this seat may answer it. */
+function offerItem(ctx, o) {
+  const acc = legalOf(ctx, "accept").find((a) => a.offer === o.offer);
+  const dec = legalOf(ctx, "decline").find((a) => a.offer === o.offer);
+  const gives = [...o.give.map(describeTile), ...(o.give_money ? [money(o.give_money)] : [])].join(t("robots-on-the-line:ui.list_separator")) || t("robots-on-the-line:ui.nothing");
+  const takes = [...o.take.map(describeTile), ...(o.take_money ? [money(o.take_money)] : [])].join(t("robots-on-the-line:ui.list_separator")) || t("robots-on-the-line:ui.nothing");
+  const sentence = t("robots-on-the-line:ui.offer_line", { n: o.offer, from: nameOf(ctx, o.from), to: nameOf(ctx, o.to), gives, takes });
+  return el(
+    "div",
+    { class: "offer", dataset: { offer: o.offer }, role: "group", "aria-label": sentence },
+    el("span", {}, t("robots-on-the-line:ui.offer_head", { n: o.offer, from: nameOf(ctx, o.from), to: nameOf(ctx, o.to) })),
+    offerSide(ctx, o.give, o.give_money),
+    el("span", {}, ` ${t("robots-on-the-line:ui.offer_for")} `),
+    offerSide(ctx, o.take, o.take_money),
+    acc ? el("button", { type: "button", class: "small primary", dataset: { accept: o.offer }, onclick: () => ctx.act(acc) }, t("robots-on-the-line:ui.accept")) : null,
+    dec ? el("button", { type: "button", class: "small", dataset: { decline: o.offer }, onclick: () => ctx.act(dec) }, t("robots-on-the-line:ui.decline")) : null,
+  );
+}
+
+/** The offers waiting for this seat's answer: at the top of the table (it stays in view as the page
+ * scrolls), on every screen size, so an offer made during anyone's turn is seen and answered at once. */
+function incomingOffers(ctx) {
+  const answerable = new Set(legalOf(ctx, "accept").map((a) => a.offer));
+  const mine = ctx.view.offers.filter((o) => answerable.has(o.offer));
+  if (!mine.length) return null;
+  return el("div", { class: "rotl-incoming", role: "region", "aria-label": t("robots-on-the-line:ui.offers_for_you") }, el("strong", {}, t("robots-on-the-line:ui.offers_for_you")), mine.map((o) => offerItem(ctx, o)));
+}
+
 function offersPanel(ctx) {
   const v = ctx.view;
-  const accepts = legalOf(ctx, "accept");
-  const declines = legalOf(ctx, "decline");
-  const offers = legalOf(ctx, "offer");
-  const canOffer = ctx.seat !== null && ctx.seat !== undefined && (offers.length > 0 || legalOf(ctx, "end_turn").length > 0 || accepts.length > 0);
-  const items = v.offers.map((o) => {
-    const acc = accepts.find((a) => a.offer === o.offer);
-    const dec = declines.find((a) => a.offer === o.offer);
-    const gives = [...o.give.map(describeTile), ...(o.give_money ? [money(o.give_money)] : [])].join(t("robots-on-the-line:ui.list_separator")) || t("robots-on-the-line:ui.nothing");
-    const takes = [...o.take.map(describeTile), ...(o.take_money ? [money(o.take_money)] : [])].join(t("robots-on-the-line:ui.list_separator")) || t("robots-on-the-line:ui.nothing");
-    const sentence = t("robots-on-the-line:ui.offer_line", { n: o.offer, from: nameOf(ctx, o.from), to: nameOf(ctx, o.to), gives, takes });
-    return el(
-      "div",
-      { class: "offer", dataset: { offer: o.offer }, role: "group", "aria-label": sentence },
-      el("span", {}, t("robots-on-the-line:ui.offer_head", { n: o.offer, from: nameOf(ctx, o.from), to: nameOf(ctx, o.to) })),
-      offerSide(ctx, o.give, o.give_money),
-      el("span", {}, ` ${t("robots-on-the-line:ui.offer_for")} `),
-      offerSide(ctx, o.take, o.take_money),
-      acc ? el("button", { type: "button", class: "small primary", dataset: { accept: o.offer }, onclick: () => ctx.act(acc) }, t("robots-on-the-line:ui.accept")) : null,
-      dec ? el("button", { type: "button", class: "small", dataset: { decline: o.offer }, onclick: () => ctx.act(dec) }, t("robots-on-the-line:ui.decline")) : null,
-    );
-  });
+  const answerable = new Set(legalOf(ctx, "accept").map((a) => a.offer));
+  // "Players can trade at any time with another player": every seat may write an offer, turn or not, while
+  // the game is on (the server checks it and names the limit it breaks, if any)
+  const canOffer = ctx.seat !== null && ctx.seat !== undefined && v.phase !== "over";
+  const items = v.offers.filter((o) => !answerable.has(o.offer)).map((o) => offerItem(ctx, o)); // offers to answer: at the top
   if (!items.length && !canOffer) return null;
-  return el("div", { class: "panel rotl-offers" }, el("h3", {}, t("robots-on-the-line:ui.trades")), items.length ? items : el("p", { class: "muted small" }, t("robots-on-the-line:ui.no_offer")), canOffer ? offerBuilder(ctx) : null);
+  return el("div", { class: "panel rotl-offers" }, el("h3", {}, t("robots-on-the-line:ui.trades")), items.length ? items : answerable.size ? null : el("p", { class: "muted small" }, t("robots-on-the-line:ui.no_offer")), canOffer ? offerBuilder(ctx) : null);
 }
 
 function offerBuilder(ctx) {

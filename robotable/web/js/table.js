@@ -168,7 +168,7 @@ function render() {
   document.body.dataset.moves = msg.moves;
   document.body.dataset.status = msg.table.status;
   const game = gameName(msg.table.game, msg.table.game_name);
-  showTurn(page.seat !== null && msg.legal.length > 0, game);
+  showTurn(myMove(msg), game);
   $("table-title").textContent = t("app:table.title", { game, id: msg.table.id });
   const ctx = {
     view: msg.view,
@@ -194,6 +194,12 @@ function render() {
   renderEnd();
 }
 
+/** Whether the game waits for this page's seat (to move, or to answer an offer): a seat that may only
+ * act "at any time" (a trade offer, ``optional_actors``) has legal moves but is not waited for. */
+function myMove(msg) {
+  return page.seat !== null && msg.to_act.includes(page.seat) && msg.legal.length > 0;
+}
+
 function renderSide() {
   const msg = page.current;
   const table = msg.table;
@@ -214,9 +220,12 @@ function renderSide() {
 
   // whose turn
   const waiting = table.to_act.map((s) => seatName(table.seats[s].name));
-  const mine = page.seat !== null && msg.legal.length > 0;
+  const mine = myMove(msg);
+  const answering = msg.answering || [];
+  const acting = table.to_act.filter((s) => !answering.includes(s)).map((s) => seatName(table.seats[s].name));
   let turnText;
   if (table.status === "finished") turnText = t("app:table.over");
+  else if (mine && answering.includes(page.seat)) turnText = t("app:table.answer_waiting", { names: acting.join(t("app:common.list_sep")) });
   else if (mine) turnText = t("app:table.your_move");
   else if (waiting.length) turnText = t("app:table.waiting_for", { names: waiting.join(t("app:common.list_sep")) });
   else turnText = "";
