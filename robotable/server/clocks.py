@@ -13,6 +13,11 @@ A running clock is stored as its deadline (a timestamp), a stopped one as the ti
 restarted server (or another process) reads the same clocks. Every seat the game waits for has its
 clock running, several at once in a simultaneous choice; bots, seats handed to bots and open seats have
 no running clock.
+
+A table with a seat nobody has taken (an open seat, or a person seat whose invite is not yet accepted) is
+**waiting for players**: no clock runs, no grace counts down and no person's seat can be handed to a bot.
+The clocks start, every one fresh, when the last seat is taken (:meth:`Clocks.table_full`): that is the
+game's start for its players, as on Board Game Arena.
 """
 
 from __future__ import annotations
@@ -240,6 +245,16 @@ class TableClock:
 _MS = timedelta(milliseconds=1)
 
 
+def seat_untaken(seat: SeatRow) -> bool:
+    """Nobody has taken this seat yet: an open seat, or a person seat whose invite is not yet accepted."""
+    return seat.kind == "open" or (seat.kind == "human" and seat.account_id is None)
+
+
+def waiting_for_players(seats: list[SeatRow]) -> bool:
+    """A table with a seat nobody has taken waits for its players: its clocks have not started."""
+    return any(seat_untaken(s) for s in seats)
+
+
 def _ms(ms: int) -> timedelta:
     return timedelta(milliseconds=ms)
 
@@ -255,9 +270,10 @@ class Clocks:
     # -- storage ----------------------------------------------------------------------------------
 
     def create(self, table_id: str, control: TimeControl, seats: list[SeatRow]) -> TableClock:
-        """Store a new table's clocks (every person starts away until their page connects)."""
+        """Store a new table's clocks (every person starts away until their page connects; on a table
+        waiting for players nobody is away yet: the countdowns start with the game, :meth:`table_full`)."""
         stamp = now()
-        away = stamp + timedelta(seconds=self.settings.grace)
+        away = None if waiting_for_players(seats) else stamp + timedelta(seconds=self.settings.grace)
         clock = TableClock(
             control,
             [SeatClock(s.seat, control.allowance_ms, away_deadline=away if s.kind == "human" else None) for s in seats],
@@ -362,7 +378,7 @@ class Clocks:
         ``state`` with ``status``, a move's outcome not yet stored, when given; else the table's own)."""
         state = live.state if state is None else state
         status = live.row.status if status is None else status
-        if state.is_over() or status in ("finished", "expired"):
+        if state.is_over() or status in ("finished", "expired") or waiting_for_players(live.row.seats):
             return set()
         return {s for s in state.to_act() if live.seat(s).kind == "human" and not live.is_bot(s)}
 
@@ -419,6 +435,27 @@ class Clocks:
         c.away_deadline = None
         self._store(live.id, seat, remaining_ms=c.remaining_ms, away_deadline=None)
 
+    def table_full(self, live: LiveTable, connected: set[int], at: datetime | None = None) -> None:
+        """The last seat was taken: the game starts for its players. Every clock starts fresh (what it
+        had, or any time-out, while the table waited does not count), the people whose page is not
+        connected start their grace countdown from now, and the seats the game waits for start running."""
+        at = at or now()
+        clock = self.of(live)
+        away = at + timedelta(seconds=self.settings.grace)
+        writes: list[tuple[int, dict[str, Any]]] = []
+        for c in clock.seats:
+            person = live.seat(c.seat).kind == "human" and not live.is_bot(c.seat)
+            values = {
+                "remaining_ms": clock.control.allowance_ms,
+                "deadline": None,
+                "timed_out": False,
+                "away_deadline": away if person and c.seat not in connected else None,
+            }
+            writes.append((c.seat, values))
+        self.storage.write_rows(self.updates(live.id, writes))
+        self.take(live, writes)
+        self.sync(live, at)
+
     # -- presence ---------------------------------------------------------------------------------
 
     @staticmethod
@@ -430,9 +467,11 @@ class Clocks:
         """A seat's page connected or left: start or clear its grace countdown; True if it changed.
 
         A game that is over has no countdown (nothing is handed over, no clock runs): its players' pages
-        closing, as they all do when it ends, write nothing."""
+        closing, as they all do when it ends, write nothing; nor has a table waiting for players."""
         if seat is None or not 0 <= seat < live.row.num_players or self.is_over(live):
             return False
+        if waiting_for_players(live.row.seats):
+            return False  # nobody is away from a game that has not started
         c = self.of(live).seats[seat]
         if seat in connected:
             if c.away_deadline is None:
@@ -455,11 +494,16 @@ class Clocks:
 
         A person's seat may be handed over once its clock has run out, or, on a live table, once its
         player has been disconnected for the whole grace period. An open seat (nobody took it) may be
-        filled by a bot at any time.
+        filled by a bot at any time. While the table waits for players, no person's seat is handed over.
         """
         row = live.seat(target)
         if row.kind == "open":
             return None
+        if waiting_for_players(live.row.seats):
+            return (
+                f"seat {target + 1} cannot be handed to a bot: the table is waiting for players "
+                "(no clock runs and no seat is handed over until every seat is taken)"
+            )
         clock = self.of(live)
         c = clock.seats[target]
         if c.left_ms(at) <= 0:
@@ -544,6 +588,7 @@ class Clocks:
             )
         return {
             "control": clock.control.to_json(),
+            "waiting": waiting_for_players(live.row.seats) and not over,
             "now": at.isoformat(),
             "grace": self.settings.grace,
             "seats": seats,

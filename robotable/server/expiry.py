@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select, update
 
 from .clocks import TURN, clocks_table, env_seconds, seat_clocks_table
-from .storage import Storage, now, tables_table
+from .storage import Storage, now, seats_table, tables_table
 
 if TYPE_CHECKING:
     from .tables import TableManager
@@ -60,6 +60,17 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
             (r.id, r.status, r.updated_at)
             for r in conn.execute(
                 select(t.id, t.status, t.updated_at).where(t.status == "open", t.updated_at < open_cutoff).limit(500)
+            )
+        ]
+        # a table whose invited player never came waits for players too (the clocks never started)
+        seat = seats_table.c
+        invited = select(seat.table_id).where(seat.kind == "human", seat.account_id.is_(None))
+        candidates += [
+            (r.id, r.status, r.updated_at)
+            for r in conn.execute(
+                select(t.id, t.status, t.updated_at)
+                .where(t.status == "running", t.updated_at < open_cutoff, t.id.in_(invited))
+                .limit(500)
             )
         ]
         stale = conn.execute(

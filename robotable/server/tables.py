@@ -416,7 +416,8 @@ class TableManager:
             # one transaction: the code used up, the seat bound (only if still unbound), a new version
             await asyncio.to_thread(invites.accept_invite, self.storage, code, account.id, account.display_name)
             await self.cache.refresh_locked(live)  # the stored seats, as every other process will read them
-        self.publish(live, "table")
+            await asyncio.to_thread(self._game_starts, live)
+        self.publish(live, "seats")  # every page shows the new player's name at once (board and scores too)
         self.kick_bots(live)
         return live
 
@@ -800,10 +801,12 @@ class TableManager:
             return SeatRow(seat, "human", account.display_name, account_id=account.id)
 
         def clocks_after() -> None:
+            if self._game_starts(live):
+                return
             self.clocks.presence(live, seat, self.cache.connected(live.id))  # away until their page connects
             self.clocks.sync(live)
 
-        await self._change_seat(live, seat, change, after=clocks_after)
+        await self._change_seat(live, seat, change, full=True, after=clocks_after)
         self.kick_bots(live)
 
     async def hand_to_bot(self, table_id: str, target: int, account: Account, difficulty: str) -> None:
@@ -823,7 +826,10 @@ class TableManager:
         except BadInput as exc:
             raise ApiError(str(exc)) from None
 
+        filled_open_seat = False  # the seat handed over was open: the table may be full now
+
         def change(row: SeatRow) -> SeatRow:
+            nonlocal filled_open_seat
             if not any(live.seat(s).account_id == account.id and not live.seat(s).handed_to_bot for s in playing):
                 raise Forbidden("only people playing at this table can hand a seat over")
             if row.account_id == account.id:
@@ -831,12 +837,15 @@ class TableManager:
             if row.kind == "bot" or row.handed_to_bot:
                 raise Conflict(f"seat {target + 1} is already played by a bot")
             if row.kind == "open":  # nobody took it: it becomes a bot seat
+                filled_open_seat = True
                 return SeatRow(target, "bot", f"Bot {target + 1}", spec)
+            filled_open_seat = False
             return SeatRow(target, row.kind, row.name, spec, True, row.account_id)
 
         def clocks_after() -> None:
             self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {playing[0] + 1}")
-            self.clocks.sync(live)
+            if not (filled_open_seat and self._game_starts(live)):
+                self.clocks.sync(live)
 
         await self._change_seat(live, target, change, full=True, after=clocks_after)
         self.kick_bots(live)
@@ -862,6 +871,16 @@ class TableManager:
             self.clocks.sync(live)
 
         await self._change_seat(live, seat, change, full=True, after=clocks_after)
+
+    def _game_starts(self, live: LiveTable) -> bool:
+        """After a seat nobody had taken was taken: start the clocks if it was the last one the table
+        waited for (in a worker thread, with the table's lock held); True if it was. A table that waits
+        for players runs no clock; when the last seat is taken every clock starts fresh (docs/server.md,
+        "Clocks")."""
+        if clocks.waiting_for_players(live.row.seats) or self.clocks.is_over(live):
+            return False
+        self.clocks.table_full(live, self.cache.connected(live.id))
+        return True
 
     async def _change_seat(
         self,

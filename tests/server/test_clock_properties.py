@@ -12,6 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from robotable.server.accounts import create_guest
 from robotable.server.clocks import LIVE, TURN, Clocks, ClockSettings, TimeControl
 from robotable.server.storage import SeatRow, Storage, TableRow
 
@@ -66,7 +67,12 @@ def test_clock_invariants(tmp_path_factory, steps, turn_based: bool, bot: bool) 
         control = TimeControl(TURN, days=1) if turn_based else TimeControl(LIVE, base=60, increment=7)
         stamp = datetime(2026, 1, 1, tzinfo=UTC)
         kinds = ["human", "human", "bot" if bot else "human"]
-        seats = [SeatRow(i, kind, f"P{i}", "random" if kind == "bot" else None) for i, kind in enumerate(kinds)]
+        # every person seat taken (an account plays it): a table waiting for players runs no clock
+        people = {i: create_guest(storage, f"P{i}").id for i, kind in enumerate(kinds) if kind == "human"}
+        seats = [
+            SeatRow(i, kind, f"P{i}", "random" if kind == "bot" else None, account_id=people.get(i))
+            for i, kind in enumerate(kinds)
+        ]
         row = TableRow("t1", "tf22-reload", SEATS, 1, {}, "running", 0, None, None, None, stamp, stamp, seats)
         storage.create_table(row)
         clocks = Clocks(storage, ClockSettings(grace=30, tick=1))

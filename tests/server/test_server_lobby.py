@@ -70,6 +70,10 @@ def test_abandoned_tables_expire(lobby_client, create_table) -> None:
     live = create_table(client, [HUMAN, HUMAN])
     joined = create_table(client, [HUMAN, OPEN])
     joined_id = joined["table"]["id"]
+    # a live table whose invited player never comes waits for players too: it expires like an open one
+    creator = bearer(guest_token(client, "Creator"))
+    body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, HUMAN]}
+    invited = client.post("/api/tables", json=body, headers=creator).json()
 
     def status_of(made: dict[str, Any]) -> str:
         return client.get(f"/api/tables/{made['table']['id']}").json()["status"]
@@ -80,6 +84,7 @@ def test_abandoned_tables_expire(lobby_client, create_table) -> None:
     time.sleep(1.0)
     # the open table nobody joined has expired; the others go on
     assert status_of(open_table) == "expired"
+    assert status_of(invited) == "expired"
     assert status_of(joined) == status_of(turn) == status_of(live) == "running"
     assert open_table["table"]["id"] not in ids(client)
     assert open_table["table"]["id"] in ids(client, status="expired")

@@ -4,7 +4,7 @@
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
-import { clockLabel } from "/static/js/turn.js";
+import { clockLabel, waitingForPlayers } from "/static/js/turn.js";
 import { gameName, has, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // every game's name and option labels
@@ -237,7 +237,7 @@ function tableRow(table, account) {
   }
   actions.push(el("a", { class: "button", href: `/table/${table.id}?watch=1` }, table.status === "finished" ? t("app:lobby.final_position") : t("app:lobby.watch")));
   if (table.status === "finished") actions.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:lobby.replay")));
-  const status = { finished: t("app:lobby.status_finished"), open: t("app:lobby.status_open"), expired: t("app:lobby.status_expired") }[table.status] || t("app:lobby.status_move", { n: table.moves });
+  const status = waitingForPlayers(table) ? t("app:lobby.status_open") : { finished: t("app:lobby.status_finished"), expired: t("app:lobby.status_expired") }[table.status] || t("app:lobby.status_move", { n: table.moves });
   return el(
     "div",
     { class: `table-row ${table.status}`, dataset: { table: table.id } },

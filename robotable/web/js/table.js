@@ -6,7 +6,7 @@ import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from 
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { errorText, gameName, levelName, seatName, t } from "/static/js/i18n.js";
 import { resultExtras } from "/static/js/standing.js";
-import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls } from "/static/js/turn.js";
+import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls, waitingForPlayers } from "/static/js/turn.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -225,6 +225,7 @@ function renderSide() {
   const acting = table.to_act.filter((s) => !answering.includes(s)).map((s) => seatName(table.seats[s].name));
   let turnText;
   if (table.status === "finished") turnText = t("app:table.over");
+  else if (waitingForPlayers(table) && !mine) turnText = t("app:table.waiting_players");
   else if (mine && answering.includes(page.seat)) turnText = t("app:table.answer_waiting", { names: acting.join(t("app:common.list_sep")) });
   else if (mine) turnText = t("app:table.your_move");
   else if (waiting.length) turnText = t("app:table.waiting_for", { names: waiting.join(t("app:common.list_sep")) });
@@ -233,6 +234,7 @@ function renderSide() {
     el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
     page.seat === null ? el("div", { class: "muted small" }, t("app:table.watching_note")) : el("div", { class: "muted small" }, t("app:table.you_play", { name: seatName(table.seats[page.seat].name), n: page.seat + 1 })),
     table.clock ? el("div", { class: "muted small", id: "time-control" }, t("app:table.clock", { label: controlLabel() })) : null,
+    waitingForPlayers(table) ? el("div", { class: "muted small", id: "waiting-players" }, t("app:table.clocks_wait")) : null,
     page.seat === null ? null : turnControls(),
   );
 

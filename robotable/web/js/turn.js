@@ -18,6 +18,12 @@ export function setClock(table) {
   state.receivedAt = performance.now();
 }
 
+/** Whether the table still waits for players (a seat nobody has taken: open, or invited and not yet
+ * accepted): no clock runs until every seat is taken. */
+export function waitingForPlayers(table) {
+  return table.status !== "finished" && table.status !== "expired" && table.seats.some((s) => s.kind === "open" || (s.kind === "human" && !s.account));
+}
+
 /** A seat's clock now: {left, running, away} (milliseconds; away: grace left for a disconnected player).
  * ``source``: {clock, receivedAt} of a tag showing another table's clock (My tables); else this table's. */
 export function clockOf(seat, source = null) {
@@ -35,14 +41,15 @@ export function mayHandOver(table, seat) {
   const s = table.seats[seat];
   const c = clockOf(seat);
   if (!c || s.kind === "bot" || s.handed_to_bot || table.status === "finished") return false;
+  if (table.clock && table.clock.waiting && s.kind !== "open") return false; // no clock runs before the table is full
   if (s.kind === "open" || c.canHandOver) return true;
   return c.left <= 0 || (c.away !== null && c.away <= 0 && !s.connected);
 }
 
 /** "4:59", "1 d 23 h", "-0:03" (in the page's language) */
 export function formatDuration(ms) {
-  const sign = ms < 0 ? "-" : "";
   const total = Math.floor(Math.abs(ms) / 1000);
+  const sign = ms < 0 && total > 0 ? "-" : ""; // a clock that has just run out reads 0:00, not -0:00
   if (total >= 86400) return t("app:clock.days_hours", { sign, d: Math.floor(total / 86400), h: Math.floor((total % 86400) / 3600) });
   if (total >= 3600) return t("app:clock.hours_minutes", { sign, h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60) });
   return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
