@@ -9,6 +9,7 @@ from the table's seed, the seat and the move number, so a restarted server or an
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from robotable.ai import make_agent
 from robotable.ai.base import Decision
@@ -41,6 +42,23 @@ def check_difficulty(difficulty: str | None) -> str:
     except BadInput:
         raise BadInput(f"unknown bot difficulty {spec!r} (one of: {', '.join(DIFFICULTIES)})") from None
     return spec
+
+
+def hand_over_level(control: dict[str, Any]) -> str:
+    """The bot that takes a seat handed over by default: the strongest level that keeps the table moving
+    at its clock (``control``, a time control's JSON). A bot's clock never runs, so what counts is how
+    long the people wait for it: the top level thinks up to the worker's budget (about a second on a busy
+    machine, ``ROBOTABLE_BOT_THINK`` at most), fine for turn-based and for live clocks of 3 minutes or
+    more or 5 seconds of increment; a faster live clock (blitz) gets the medium search, a bullet clock
+    (under a minute, under 2 s of increment) the heuristic, which answers in milliseconds."""
+    if control.get("kind") != "live":
+        return "ismcts:hard"
+    base, increment = int(control.get("base", 0)), int(control.get("increment", 0))
+    if base >= 180 or increment >= 5:
+        return "ismcts:hard"
+    if base >= 60 or increment >= 2:
+        return "ismcts:medium"
+    return "heuristic"
 
 
 def difficulties() -> list[dict[str, object]]:

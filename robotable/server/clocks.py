@@ -50,6 +50,7 @@ from sqlalchemy import (
 
 from robotable.core import RobotableError
 
+from . import bots
 from .errors import ApiError, Conflict
 from .storage import RowUpdate, SeatRow, Storage, metadata, now, rows_beside
 
@@ -589,6 +590,7 @@ class Clocks:
         return {
             "control": clock.control.to_json(),
             "waiting": waiting_for_players(live.row.seats) and not over,
+            "hand_over_level": bots.hand_over_level(clock.control.to_json()),
             "now": at.isoformat(),
             "grace": self.settings.grace,
             "seats": seats,

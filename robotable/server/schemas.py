@@ -104,7 +104,11 @@ class EvaluateRequest(SeatRef):
 class HandToBot(Strict):
     """Hand an absent player's seat to a bot (you must play at the table)."""
 
-    difficulty: str = "random"
+    difficulty: Annotated[str, Field(max_length=40)] | None = Field(
+        default=None,
+        description="the bot's level, one of " + ", ".join(DIFFICULTIES) + "; default: the strongest that keeps "
+        "the table moving at its clock (the clock's hand_over_level)",
+    )
 
 
 class InviteCode(Strict):

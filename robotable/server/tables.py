@@ -809,7 +809,7 @@ class TableManager:
         await self._change_seat(live, seat, change, full=True, after=clocks_after)
         self.kick_bots(live)
 
-    async def hand_to_bot(self, table_id: str, target: int, account: Account, difficulty: str) -> None:
+    async def hand_to_bot(self, table_id: str, target: int, account: Account, difficulty: str | None) -> None:
         """Another player hands the seat of a player who has gone to a bot (zombie mode)."""
         live = await self.get(table_id)
         if not 0 <= target < live.row.num_players:
@@ -822,7 +822,7 @@ class TableManager:
                 connected = self.cache.connected(live.id)
                 await asyncio.to_thread(self.clocks.check_hand_over, live, target, connected)
         try:
-            spec = bots.check_difficulty(difficulty)
+            spec = bots.check_difficulty(difficulty or bots.hand_over_level(self.clocks.of(live).control.to_json()))
         except BadInput as exc:
             raise ApiError(str(exc)) from None
 

@@ -25,6 +25,7 @@ const page = {
   logFollow: true, // keep the log scrolled to the newest line unless the reader scrolled up
   account: null, // the signed-in account (null: signed out)
   summary: null, // the table's summary before the first snapshot
+  levels: [], // the bots' levels (GET /api/difficulties), offered when a seat is handed to a bot
 };
 
 // The log follows the newest line until the reader scrolls it up (by wheel, touch, keys or the bar),
@@ -273,7 +274,14 @@ function renderSide() {
       if (s.kind !== "bot" && !s.handed_to_bot && table.status !== "finished") tags.push(clockTag(s.seat));
       const buttons = [];
       if (iSit && !held.includes(s.seat) && mayHandOver(table, s.seat)) {
-        buttons.push(el("button", { type: "button", class: "small", onclick: () => handToBot(s.seat) }, t("app:table.hand_to_bot")));
+        // the level of the bot that takes the seat: by default the strongest that keeps the table moving at its clock
+        const chosen = table.clock && table.clock.hand_over_level;
+        const level = el(
+          "select",
+          { class: "small hand-level", id: `hand-level-${s.seat}`, "aria-label": t("app:table.hand_level") },
+          page.levels.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === chosen }, levelName(d.difficulty))),
+        );
+        buttons.push(level, el("button", { type: "button", class: "small", dataset: { handOver: s.seat }, onclick: () => handToBot(s.seat, level.value || null) }, t("app:table.hand_to_bot")));
       }
       if (held.includes(s.seat) && s.handed_to_bot && table.status !== "finished") {
         buttons.push(el("button", { type: "button", class: "small", onclick: () => reclaim(s.seat) }, t("app:table.take_back")));
@@ -348,9 +356,9 @@ async function playAgain() {
   }
 }
 
-async function handToBot(target) {
+async function handToBot(target, difficulty) {
   try {
-    await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: { difficulty: "random" } });
+    await api(`/api/tables/${tableId}/seats/${target}/bot`, { method: "POST", body: difficulty ? { difficulty } : {} });
     toast(t("app:table.bot_now"), "info");
   } catch (err) {
     toast(err.message);
@@ -402,6 +410,9 @@ async function watchBots() {
 }
 
 document.addEventListener("account-changed", () => location.reload());
+api("/api/difficulties")
+  .then((levels) => (page.levels = levels.filter((d) => d.available)))
+  .catch(() => {}); // without the list the select offers nothing and the server picks the level
 pickSeat().then((seat) => {
   watchBots();
   setInterval(watchBots, 15000);
