@@ -88,7 +88,10 @@ function draw() {
       return el("li", { class: "chat-line", dataset: { idx: line.idx, account: line.account || "" } }, el("span", { class: "chat-name" }, `${line.name}:`), el("span", { class: "chat-text" }, line.text), " ", mute);
     });
   const follow = chat.list.scrollHeight - chat.list.scrollTop - chat.list.clientHeight < 40;
-  chat.list.replaceChildren(...(items.length ? items : [el("li", { class: "muted small" }, t("app:chat.none"))]));
+  // nothing shown: say whether lines are hidden (from muted players) or there are none at all
+  const hidden = chat.lines.size > items.length;
+  const empty = el("li", { class: "muted small", id: "chat-empty" }, t(hidden ? "app:chat.all_muted" : "app:chat.none"));
+  chat.list.replaceChildren(...(items.length ? items : [empty]));
   if (follow) chat.list.scrollTop = chat.list.scrollHeight;
   chat.mutesBox.replaceChildren(
     ...[...chat.muted].map(([id, name]) => el("button", { type: "button", class: "small", dataset: { unmute: id }, onclick: () => setMute(id, false) }, t("app:chat.unmute", { name }))),
