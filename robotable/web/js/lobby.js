@@ -2,7 +2,7 @@
 // being played, finished), join, watch, replay. Every text comes from the catalogue (docs/i18n.md).
 
 import { ensureAccount } from "/static/js/account.js";
-import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
+import { api, currentAccount, el, mySeats, rendererFor, setCurrentAccount, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
 import { clockLabel, waitingForPlayers } from "/static/js/turn.js";
 import { gameName, has, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
@@ -302,7 +302,33 @@ async function loadTables() {
   }
 }
 
+/** The welcome for someone who just arrived: shown while signed out. */
+async function showWelcome() {
+  const { account } = await currentAccount();
+  $("welcome").hidden = Boolean(account);
+}
+
+/** One click: a guest account if signed out, a table against a bot, and there. */
+async function playBotNow() {
+  const button = $("play-bot-now");
+  button.disabled = true;
+  try {
+    const { account } = await currentAccount();
+    if (!account) setCurrentAccount(await api("/api/account/guest", { method: "POST", body: { display_name: t("app:welcome.guest_name") } }));
+    const body = { game: "tf22-reload", num_players: 2, seats: [{ kind: "human" }, { kind: "bot", difficulty: "ismcts:easy" }] };
+    const created = await api("/api/tables", { method: "POST", body });
+    location.href = `/table/${created.table.id}?seat=0`;
+  } catch (err) {
+    toast(t("app:lobby.create_failed", { error: err.message }));
+    button.disabled = false;
+  }
+}
+
 async function main() {
+  $("play-bot-now").addEventListener("click", playBotNow);
+  $("welcome-sign-up").addEventListener("click", () => ensureAccount(t("app:welcome.sign_up_why")).catch(() => {}));
+  document.addEventListener("account-changed", showWelcome);
+  showWelcome();
   try {
     [state.games, state.difficulties] = await Promise.all([api("/api/games"), api("/api/difficulties")]);
   } catch (err) {
