@@ -350,12 +350,12 @@ class _Run:
         kind: type[RobotableError] = RobotableError,
     ) -> None:
         """``apply(seat, action)`` must raise ``kind`` with a message and change nothing (an unlisted but
-        legal free-form action is skipped)."""
+        legal free-form action of a seat that may act, to act or optional, is skipped)."""
         if (
             isinstance(action, Action)
             and action.type in self.game.free_form_actions
             and type(seat) is int
-            and seat in state.to_act()
+            and (seat in state.to_act() or seat in state.optional_actors())
             and state.is_legal(seat, action)
         ):
             try:

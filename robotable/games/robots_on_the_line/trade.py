@@ -107,12 +107,18 @@ def may_offer(s: RotlState, p: int, q: int) -> str | None:
 
 
 def offer_actions(s: RotlState, p: int) -> list[Action]:
-    """The canonical offers: one-for-one part trades with each player ``p`` may make an offer to now."""
+    """The canonical offers: one-for-one part trades with each player ``p`` has not made an offer to yet
+    this turn. One canonical offer to each player a turn, so what chooses among ``legal_actions`` (bots,
+    search, random play) never makes a declined offer again the same turn, nor presses a player with
+    another; a player writing their own offers may still improve a declined one up to the limit
+    (``OFFERS_PER_TURN``, checked by :func:`may_offer`)."""
     hand = s.hands[p]
     if s.phase == OVER or not hand:
         return []
     actions: list[Action] = []
-    targets = _may_offer_to(s, p) if s.offers or s.offered else _OTHERS[s.num_players][p]
+    targets = _OTHERS[s.num_players][p]
+    if s.offers or s.offered:
+        targets = [q for q in _may_offer_to(s, p) if (p, q) not in s.offered]
     for q in targets:
         if s.hands[q]:
             known = _known(s, q)
