@@ -68,7 +68,7 @@ def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser, vie
     assert page.locator("#end-turn").count() == 1  # still the person's turn
     text = page.locator(f"[data-offer='{offer}']").inner_text()
     assert "→" in text and text.index("Ada") > text.index("→"), text  # from the bot to the person
-    # issue 27: seen and answered where the person is looking, without scrolling, on every screen size
+    # issue 27: seen and answered where the person is, without scrolling, on every screen size
     box = page.evaluate(
         f"() => {{ const r = document.querySelector(\"[data-accept='{offer}']\").getBoundingClientRect();"
         " return [r.top, r.bottom, innerHeight]; }"

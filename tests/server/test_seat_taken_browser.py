@@ -32,4 +32,5 @@ def test_the_creators_board_names_the_invited_player_once_they_take_the_seat(ser
         "() => import('/static/js/turn.js').then((m) => [-400, -999, 0, -3000].map(m.formatDuration))"
     )
     assert shown == ["0:00", "0:00", "0:00", "-0:03"], shown
+    assert "null" not in page.inner_text("#turn")  # (an empty part of the panel once read "null")
     assert errors == []

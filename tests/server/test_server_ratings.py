@@ -220,6 +220,8 @@ def test_profile_leaderboard_my_tables_lobby_filters_and_api_token_pages(page_se
     finished = make(ann, [HUMAN, {"kind": "bot", "difficulty": "random"}])
     api_play_out(server, finished, {0: ann})
     my_move = make(ann, [HUMAN, OPEN])  # TF22 opens with Ann's secret choice: her move
+    # Bob takes its open seat: the table is full, so its clocks run (a table waiting for players runs none)
+    assert server.api("POST", f"/api/tables/{my_move}/seats/1/claim", headers=bearer(bob)).status_code == 200
     waiting = make(ann, [HUMAN, OPEN])  # made later and moved in last, but it waits for the open seat
     play = {"seat": 0, "action": {"type": "play", "value": 4}}
     assert server.api("POST", f"/api/tables/{waiting}/moves", json=play, headers=bearer(ann)).status_code == 200

@@ -660,12 +660,14 @@ function offerItem(ctx, o) {
   );
 }
 
-/** The offers waiting for this seat's answer: at the top of the table (it stays in view as the page
- * scrolls), on every screen size, so an offer made during anyone's turn is seen and answered at once. */
+/** The offers waiting for this seat's answer: a toast in view wherever the page is scrolled, on every
+ * screen size, so an offer made during anyone's turn is seen and answered at once. */
 function incomingOffers(ctx) {
   const answerable = new Set(legalOf(ctx, "accept").map((a) => a.offer));
   const mine = ctx.view.offers.filter((o) => answerable.has(o.offer));
-  if (!mine.length) return null;
+  // always there (hidden when empty): the board keeps its shape, so an offer arriving redraws only this
+  // panel and a click on the hand or the lines in the same moment is not lost
+  if (!mine.length) return el("div", { class: "rotl-incoming", hidden: true });
   return el("div", { class: "rotl-incoming", role: "region", "aria-label": t("robots-on-the-line:ui.offers_for_you") }, el("strong", {}, t("robots-on-the-line:ui.offers_for_you")), mine.map((o) => offerItem(ctx, o)));
 }
 

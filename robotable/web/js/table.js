@@ -231,13 +231,14 @@ function renderSide() {
   else if (mine) turnText = t("app:table.your_move");
   else if (waiting.length) turnText = t("app:table.waiting_for", { names: waiting.join(t("app:common.list_sep")) });
   else turnText = "";
-  $("turn").replaceChildren(
+  const parts = [
     el("div", { class: `turn-text${mine ? " mine" : ""}` }, turnText),
     page.seat === null ? el("div", { class: "muted small" }, t("app:table.watching_note")) : el("div", { class: "muted small" }, t("app:table.you_play", { name: seatName(table.seats[page.seat].name), n: page.seat + 1 })),
     table.clock ? el("div", { class: "muted small", id: "time-control" }, t("app:table.clock", { label: controlLabel() })) : null,
     waitingForPlayers(table) ? el("div", { class: "muted small", id: "waiting-players" }, t("app:table.clocks_wait")) : null,
     page.seat === null ? null : turnControls(),
-  );
+  ];
+  $("turn").replaceChildren(...parts.filter(Boolean)); // (replaceChildren would write a null as "null")
 
   // controls
   const controls = [];
