@@ -1,0 +1,272 @@
+"""Twin Tin Bots carriers: how the old and the new evaluator play crystals home (issue 29).
+
+    python benchmarks/ttb_carriers.py mirror --agent heuristic --games 40 --seed 500
+    python benchmarks/ttb_carriers.py mirror --agent ismcts:medium --games 8 --seed 500
+    python benchmarks/ttb_carriers.py arena -- --agents heuristic,heuristic-old --games 40 --seed 7001
+
+``mirror`` plays the same seeded 2-player games twice, both seats with the old evaluator and then
+both with the new one, and prints side by side, per game:
+
+- **stalls**: a robot carrying a crystal ended its colour's turn on the same hex 3 or more turns
+  running (each such run counted once; ``stalled turns`` counts the turns beyond the second);
+- **steals** (a Load, own or zapped, that takes another robot's crystal) and **ping-pong** steals: a
+  robot steals back the crystal that was just stolen from it, by the same robot (and the longest such
+  run of one crystal changing hands between the same two robots);
+- **deliveries** and the game's length in rounds, how it ended, and the agents' think time.
+
+``arena`` runs ``robotable arena`` in this process (so ``--workers 1``) with temporary agent specs for
+the old evaluator: ``heuristic-old`` and ``ismcts-old:easy|medium|hard`` (the same search, with the
+old module's rollout policy, evaluator, opponent model and guide). They exist only here, never in the
+product. Everything after ``--`` goes to ``robotable arena`` (``--game twin-tin-bots`` is implied).
+
+The old evaluator is ``robotable/ai/heuristics/twin_tin_bots.py`` as of ``--old-rev`` (default: the
+commit before issue 29's evaluator work), read with ``git show`` and imported beside the new one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from robotable import games
+from robotable.ai import AGENTS, Agent, Decision, ISMCTSAgent, make_agent
+from robotable.ai.ismcts import LEVELS, random_policy
+from robotable.core import Action, BadInput
+from robotable.games.twin_tin_bots.state import TtbState
+
+GAME = "twin-tin-bots"
+MODULE_PATH = "robotable/ai/heuristics/twin_tin_bots.py"
+#: The commit before issue 29's Twin Tin Bots evaluator work.
+OLD_REV = "f48233a"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_old(rev: str) -> ModuleType:
+    """The Twin Tin Bots heuristics module as of ``rev``, imported as a sibling of the current one."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:{MODULE_PATH}"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="ttb-old-")) / "twin_tin_bots_old.py"
+    path.write_text(source)
+    name = "robotable.ai.heuristics._twin_tin_bots_old"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class ModuleHeuristic(Agent):
+    """The heuristic agent of a given heuristics module."""
+
+    def __init__(self, module: ModuleType, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.module = module
+        self.name = "heuristic-old"
+
+    def choose(self, decision: Decision) -> Action:
+        return self.module.choose(decision, self.rng)
+
+
+class ModuleISMCTS(ISMCTSAgent):
+    """ISMCTS at a level, with the rollout, evaluator, model and guide of a given heuristics module."""
+
+    def __init__(self, module: ModuleType, level: str, seed: int | None = None) -> None:
+        super().__init__(seed, **LEVELS[level])  # type: ignore[arg-type]
+        self.module = module
+        self.name = f"ismcts-old:{level}"
+        self._level = level
+
+    def _bind(self, game_id: str) -> None:
+        if self._game == game_id:
+            return
+        self._game = game_id
+        m = self.module
+        params = {**LEVELS[self._level], **getattr(m, "LEVELS", {}).get(self._level, {})}
+        self.iterations = params["iterations"]
+        self.rollout_depth = params["rollout_depth"]
+        self.model_opponents = params["model_opponents"]
+        self.root_width = int(params.get("root_width", 0))
+        self.guide_bias = params.get("guide_bias", 0.0)
+        self.model_rollouts = params.get("model_rollouts", 0.0)
+        self.rollout = getattr(m, "rollout", random_policy)
+        self.evaluator = getattr(m, "evaluate", None)
+        self.model = m.model if self.model_opponents > 0 or self.model_rollouts > 0 else None
+        self.guide = m.choose
+        self.prune = getattr(m, "prune", None)
+
+
+def make(spec: str, old: ModuleType | None, seed: int) -> Agent:
+    """``spec`` (heuristic, ismcts:LEVEL) with the new evaluator, or the old one if ``old`` is given."""
+    if old is None:
+        return make_agent(spec, seed=seed)
+    kind, _, level = spec.partition(":")
+    return ModuleHeuristic(old, seed) if kind == "heuristic" else ModuleISMCTS(old, level, seed)
+
+
+def register_old(old: ModuleType) -> None:
+    """Temporary agent specs for the old evaluator (this process only): heuristic-old, ismcts-old:LEVEL."""
+    AGENTS["heuristic-old"] = lambda seed: ModuleHeuristic(old, seed)
+    for level in LEVELS:
+        AGENTS[f"ismcts-old:{level}"] = lambda seed, level=level: ModuleISMCTS(old, level, seed)
+
+
+# -- what happened in a game ------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What one game showed."""
+
+    stalls: int = 0
+    stalled_turns: int = 0
+    steals: int = 0
+    ping_pong: int = 0
+    longest: int = 0
+    deliveries: int = 0
+    rounds: int = 0
+    score_victory: bool = False
+    think: list[float] = field(default_factory=list)
+
+
+class Watcher:
+    """Follows a game's events and turn ends for :class:`Tally`."""
+
+    def __init__(self, st: TtbState) -> None:
+        self.tally = Tally()
+        n = len(st.rhex)
+        self.streak = [0] * n
+        self.last_hex: list[tuple[int, int] | None] = [None] * n
+        self.stolen_from: list[int | None] = [None] * n  # whose robot a robot's crystal was stolen from
+        self.hands = [0] * n  # how many times running that crystal changed hands between the two robots
+        self.index = {name: r for r, name in enumerate(st.names)}
+        self.turn = (st.round, st.turn)
+        self.active = st.active
+
+    def after(self, st: TtbState, events: list) -> None:
+        t = self.tally
+        for e in events:
+            if e.type == "steal":
+                thief, victim = self.index[e.data["robot"]], self.index[e.data["victim"]]
+                t.steals += 1
+                if self.stolen_from[victim] == thief:
+                    t.ping_pong += 1
+                    self.hands[thief] = self.hands[victim] + 1
+                else:
+                    self.hands[thief] = 1
+                t.longest = max(t.longest, self.hands[thief])
+                self.stolen_from[thief], self.stolen_from[victim] = victim, None
+            elif e.type == "deliver":
+                t.deliveries += 1
+        for r, cargo in enumerate(st.rcargo):
+            if not cargo:
+                self.stolen_from[r] = None
+        if (st.round, st.turn) != self.turn or st.is_over():
+            self._turn_ended(st, self.active)
+            self.turn, self.active = (st.round, st.turn), st.active
+
+    def _turn_ended(self, st: TtbState, colour: int) -> None:
+        rp = st.robots_per
+        for r in range(colour * rp, colour * rp + rp):
+            if st.rcargo[r] and st.rhex[r] == self.last_hex[r]:
+                self.streak[r] += 1
+            else:
+                self.streak[r] = 1 if st.rcargo[r] else 0
+            self.last_hex[r] = st.rhex[r] if st.rcargo[r] else None
+            if self.streak[r] == 3:
+                self.tally.stalls += 1
+            if self.streak[r] >= 3:
+                self.tally.stalled_turns += 1
+
+
+def play(spec: str, old: ModuleType | None, seed: int) -> Tally:
+    """One 2-player game of ``spec`` against itself (old or new evaluator), seeded."""
+    st: TtbState = games.load(GAME).start(2, seed=seed)  # type: ignore[assignment]
+    agents = [make(spec, old, seed * 10 + s) for s in range(2)]
+    w = Watcher(st)
+    while not st.is_over():
+        seat = st.to_act()[0]
+        several = len(st.legal_actions(seat)) > 1
+        tick = time.process_time()
+        action = agents[seat].act(st, seat)
+        if several:
+            w.tally.think.append(time.process_time() - tick)
+        w.after(st, st.apply(seat, action))
+    w.tally.rounds = st.round
+    w.tally.score_victory = st.result().reason.startswith("score victory")
+    return w.tally
+
+
+def _mean_ci(xs: list[float]) -> str:
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return f"{m:6.2f}"
+    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
+    return f"{m:6.2f} ± {half:4.2f}"
+
+
+def mirror(spec: str, games_: int, seed: int, old: ModuleType) -> None:
+    rows: dict[str, list[Tally]] = {}
+    for label, module in (("old", old), ("new", None)):
+        started = time.perf_counter()
+        rows[label] = [play(spec, module, seed + i) for i in range(games_)]
+        print(f"# {label}: {games_} games in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"{spec} vs itself, 2 players, {games_} games, seeds {seed}..{seed + games_ - 1}")
+    print("per game (mean ± 95% half-width); totals in brackets")
+    print(f"{'':<34} {'old':>22} {'new':>22}")
+    for key, title in (
+        ("stalls", "carrier on the same hex 3+ turns"),
+        ("stalled_turns", "  turns stalled beyond the 2nd"),
+        ("steals", "steals"),
+        ("ping_pong", "ping-pong steals"),
+        ("longest", "longest ping-pong (steals)"),
+        ("deliveries", "deliveries"),
+        ("rounds", "rounds"),
+    ):
+        cells = []
+        for label in ("old", "new"):
+            xs = [float(getattr(t, key)) for t in rows[label]]
+            cells.append(f"{_mean_ci(xs)} [{int(sum(xs)):4d}]")
+        print(f"{title:<34} {cells[0]:>22} {cells[1]:>22}")
+    cells = [f"{sum(t.score_victory for t in rows[lb])}/{games_}" for lb in ("old", "new")]
+    print(f"{'ended by score victory':<34} {cells[0]:>22} {cells[1]:>22}")
+    cells = []
+    for label in ("old", "new"):
+        ms = sorted(x * 1000 for t in rows[label] for x in t.think)
+        cells.append(f"{statistics.median(ms):.1f} / {ms[int(0.95 * (len(ms) - 1))]:.1f}")
+    print(f"{'think ms per decision, median/p95':<34} {cells[0]:>22} {cells[1]:>22}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("mirror", "arena"))
+    parser.add_argument("--agent", default="heuristic", help="mirror: heuristic or ismcts:LEVEL")
+    parser.add_argument("--games", type=int, default=20, help="mirror: games per evaluator")
+    parser.add_argument("--seed", type=int, default=500, help="mirror: the first game's seed")
+    parser.add_argument("--old-rev", default=OLD_REV, help="git revision of the old evaluator")
+    parser.add_argument("rest", nargs="*", help="arena: arguments for robotable arena (after --)")
+    args = parser.parse_args()
+    old = load_old(args.old_rev)
+    if args.mode == "mirror":
+        if args.agent != "heuristic" and not args.agent.startswith("ismcts:"):
+            raise BadInput(f"--agent must be heuristic or ismcts:LEVEL, got {args.agent!r}")
+        mirror(args.agent, args.games, args.seed, old)
+        return
+    register_old(old)
+    from robotable.cli import app
+
+    sys.argv = ["robotable", "arena", "--game", GAME, "--workers", "1", *args.rest]
+    app()
+
+
+if __name__ == "__main__":
+    main()
