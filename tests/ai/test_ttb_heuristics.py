@@ -125,3 +125,80 @@ def test_the_game_sets_its_own_search_budgets():
     agent._bind("tf22-reload")  # another game: the shared levels again
     assert agent.iterations == 700
     assert make_agent("ismcts:easy", seed=1).act(state, seat) in state.legal_actions(seat)
+
+
+# -- carriers (issue 29): what a person sees ----------------------------------------------------------
+
+
+def _slots(*names):
+    return [int(Tile[n.upper()]) if n else -1 for n in names]
+
+
+def _red_carrier_near_home(red_program):
+    """Red A carries a green crystal two hexes from its Base (3, 0), facing it, with ``red_program``;
+    red B, empty, could drive toward the crystals instead."""
+    return position(
+        turn_order=["red", "yellow"],
+        robots={
+            "red": [{"hex": [1, 0], "facing": "E", "cargo": "green"}, {"hex": [-3, -1], "facing": "E", "cargo": None}]
+        }
+        | YELLOW_START,
+        crystals=[{"hex": [-1, 3], "crystal": "pink"}, {"hex": [1, -3], "crystal": "blue"}],
+        programs={"red": red_program, "yellow": ["zap", None, None, "turn_left", None, None]},
+    )
+
+
+def test_a_carrier_whose_program_spins_it_on_the_spot_is_sent_home():
+    # `Turn Left, Turn Right` brings red A back where it started every turn: the change goes to it
+    # (Forward 1x after the turns: it ends facing its Base), not to red B.
+    state = _red_carrier_near_home(["turn_left", "turn_right", None, "turn_right", None, None])
+    for seed in range(3):
+        sim = state.clone()
+        sim.apply(0, make_agent("heuristic", seed=seed).act(sim, 0))
+        assert sim.rhex[0] == (2, 0) and sim.rface[0] == 0 and sim.rcargo[0] == 3  # facing its Base, E
+
+
+def test_a_program_that_returns_the_carrier_to_its_start_is_worth_less_than_one_that_progresses():
+    for loop, progress in (
+        (("turn_left", "turn_right", None), ("turn_left", "turn_right", "forward_1")),
+        (("unload", "forward_1", "load"), ("forward_1", "forward_1", "load")),  # the crystal cannot be pushed
+    ):
+        state = _red_carrier_near_home([*loop, "turn_right", None, None])
+        tb = ttb.Table(state)
+        start = ttb.Sim(state)
+        looping = ttb.program_value(tb, start, state, 0, 0, _slots(*loop, "forward_1", None, None))
+        going_home = ttb.program_value(tb, start, state, 0, 0, _slots(*progress, "turn_right", None, None))
+        assert going_home > looping, loop
+
+
+def test_after_a_steal_the_robot_drives_away_instead_of_being_robbed_back():
+    # Red A's program (Turn Left, Load, Turn Right) steals yellow A's green crystal and leaves red A next
+    # to yellow A, whose program (Forward 2x blocked by the edge, Load) steals it back at once: red
+    # drives off after the steal (Forward 2x, pushing yellow A away) and still has it after yellow's turn.
+    state = position(
+        turn_order=["red", "yellow"],
+        robots={
+            "red": [{"hex": [3, 1], "facing": "NW", "cargo": None}, {"hex": [0, 0], "facing": "SE", "cargo": "green"}],
+            "yellow": [
+                {"hex": [2, 1], "facing": "E", "cargo": "green"},
+                {"hex": [-2, 0], "facing": "SE", "cargo": None},
+            ],
+        },
+        crystals=[
+            {"hex": [-2, 4], "crystal": "blue"},
+            {"hex": [-1, 1], "crystal": "blue"},
+            {"hex": [3, -4], "crystal": "blue"},
+        ],
+        programs={
+            "red": ["turn_left", "load", "turn_right", "forward_1", "forward_1", "load"],
+            "yellow": ["forward_2", "load", None, "forward_1", "unload", None],
+        },
+        delivered={"red": ["blue"], "yellow": ["green"]},
+        track=["green", "pink", "pink", "pink", "pink"],
+    )
+    for seed in range(3):
+        sim = state.clone()
+        sim.apply(0, make_agent("heuristic", seed=seed).act(sim, 0))
+        assert sim.rcargo[0] == 3  # stolen
+        sim.apply(1, Pass())  # yellow's programs run as they stand
+        assert sim.rcargo[0] == 3 and sim.rcargo[2] == 0

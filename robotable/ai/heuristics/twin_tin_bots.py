@@ -6,25 +6,40 @@ Everything rests on two cheap tools:
   board (Bases, Rocks and Teleporters included) gives the number of elementary orders (a Forward step
   or a 60° turn) a robot needs to stand next to the target *facing it*, ready to Load or Unload. They
   are computed once per board and target and cached.
-- **Position value.** Each colour's expected points: crystals in its Bases at face value; a carried
-  crystal at one point less plus most of the last point, discounted by the orders still needed to face
-  a Base it scores in; an empty robot at a share of what the best crystal it could fetch would be worth
-  (a crystal on the ground, or one an opponent carries that it may steal), discounted by the orders
-  to face it and the crystal's distance home. The two robots of a colour never count the same
-  crystal. A seat's value is its colours' points minus its strongest opponent's (a blend of the
-  strongest and the mean with more than two seats); a score victory dominates everything.
+- **Position value.** Each colour's expected points, as a person reads the board:
+  - crystals in its Bases at face value;
+  - a carried crystal by the orders it still needs to face a Base where it scores: most of its value
+    is only safe once delivered (a far carrier may be robbed or zapped, and only crystals in Bases
+    count toward a score victory), so every order nearer home counts (:meth:`Table.carried`);
+  - a carrier whose own program last left it on the same hex, no nearer facing home (``Load, Turn
+    Left`` spinning on the spot, ``Unload, Forward 1x, Load`` against an obstacle) is *idle*: it needs
+    a programming change before it moves, so its way home counts :data:`IDLE_ORDERS` more;
+  - a carrier exposed to the robots that move before it does loses a share of its crystal to each
+    opponent's empty robot that needs 0, 1 or 2 orders to face it (:data:`STEAL_RISK`);
+  - an empty robot is worth a share of the best crystal it could fetch (a crystal on the ground, or one
+    an opponent carries that it may steal), discounted by the orders to face it and the crystal's
+    distance home; the two robots of a colour never count the same crystal;
+  - the race for the track's next crystal, which enters on the centre at the next delivery: the colour
+    whose empty robot is nearest the centre (a robot on it blocks it and has the crystal next to it)
+    counts a share of it, the others a quarter of that.
+
+  A seat's value is its colours' points minus its strongest opponent's (a blend of the strongest and
+  the mean with more than two seats); a score victory dominates everything.
 
 The heuristic agent (:func:`choose`) works on a state sampled from what its seat knows
 (``Decision.sample``: other colours' hidden Special Orders are re-dealt, nothing else is secret):
 
-- **Programming.** Every legal change is tried in a fast robot-only simulation of the active colour's
-  programs (Forward steps that push one thing, turns, Load and stealing, Unload and delivering, Jump,
-  Back Up, Mud; a Zap that would hit an opponent's carrier earns a bonus). The programs are run
-  twice, this turn and, unchanged, the next, because programs persist: a change is worth what it does
-  now and what it keeps doing. The best few changes are then played on copies of the real engine
-  (every rule applies, pending decisions resolved as below) and the best result is kept. Double
-  Modification is used when the best changes on the two robots together clearly beat the best single
-  change. The first turn's placements are chosen the same way, one robot after the other.
+- **Programming.** Every legal change is tried in a fast robot-only simulation (:class:`Sim`: Forward
+  steps that push, Dash lines, turns, Load and stealing, Unload and delivering, Jump, Back Up, Mud,
+  Zaps), with the engine's own rules of movement, loading and zapping. Programs persist and the other
+  colours' programs are public, so a change is valued at three moments (:func:`projection`): after our
+  run (our carriers exposed), after every other colour's program has run as it stands (what a person
+  sees coming: the robot we just robbed stealing its crystal back, a push, a zap that makes our carrier
+  unload), and after our unchanged program runs once more. The best few changes are then played on
+  copies of the real engine (every rule applies, pending decisions resolved as below) and valued the
+  same way; the best is kept. Double Modification is used when the best changes on the two robots
+  together clearly beat the best single change. The first turn's placements are chosen the same way,
+  one robot after the other.
 - **Pending decisions** (zap order, Blob move, crystal placement): each choice is played on a copy of
   the engine to the end of the turn and the position valued; so a zapped carrier is made to unload
   (unless that would score for its owner), a zapped own robot is turned toward its goal, a Blob is
@@ -38,17 +53,18 @@ tables give its ideal next three orders (toward home when loaded, else toward th
 finishing with Unload or Load); the first slot where its program differs gets the ideal tile (the
 earliest difference first, carriers first); otherwise the programs are kept (Pass). One turn in ten is
 random. Pending decisions get quick rules (make an opponent's carrier unload unless it faces a Base of
-its team, else turn left). :func:`evaluate` turns the expected points into expected rewards by a soft
-pairwise comparison. :func:`model`, ISMCTS's opponent model, is the heuristic's ranking read off a
-determinized state, lighter (one run of the programs, no engine check). ``LEVELS`` gives this game's
-own search budgets: a Twin Tin Bots action is a whole turn, so rollouts are short.
+its team, else turn left). :func:`evaluate` turns the expected points, now and after every colour's
+programs have run once more, into expected rewards by a soft pairwise comparison. :func:`model`,
+ISMCTS's opponent model, is the heuristic's ranking read off a determinized state, lighter (one run of
+the programs, no engine check). ``LEVELS`` gives this game's own search budgets: a Twin Tin Bots action
+is a whole turn, so rollouts are short.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from robotable.core import Action, Rng, State
 from robotable.games.twin_tin_bots import DoubleModification, Pass, Place, Remove, Reset, Swap, Tile, ZapOrder
@@ -63,7 +79,7 @@ from robotable.games.twin_tin_bots.crystals import (
     theft_prevented,
     unload_spot,
 )
-from robotable.games.twin_tin_bots.hexgrid import OFFSETS, Hex, board_hexes, opposite, turn
+from robotable.games.twin_tin_bots.hexgrid import CENTRE, OFFSETS, Hex, board_hexes, opposite, turn
 from robotable.games.twin_tin_bots.movement import jump_landing, next_hex, push_line, stuck_at_turn_start
 from robotable.games.twin_tin_bots.programs import program_after
 from robotable.games.twin_tin_bots.running import UNLIMITED
@@ -76,10 +92,24 @@ from ..base import Decision
 GAMMA = 0.82
 #: Share of a carried crystal's last point already "banked" when the robot faces its Base.
 DELIVERY = 0.95
+#: Share of a carried crystal's other points that is safe however far from home it is (the rest is
+#: discounted by the orders still needed: a crystal far from its Base may be stolen or zapped away,
+#: and only crystals in Bases count toward a score victory). In the end phase all of it is safe.
+KEEP = 0.6
 #: Share of a crystal's carried value an empty robot facing it is worth.
 FETCH = 0.7
-#: Weight of the second (unchanged) run of the programs in a change's value.
-SECOND_RUN = 0.5
+#: Orders added to a carrier's way home when its own program left it on the same hex: it needs a
+#: programming change (one a turn for both robots) before it moves again.
+IDLE_ORDERS = 3
+#: Chance that an opponent's empty robot needing 0, 1 or 2 orders to face a carrier steals its crystal
+#: before the carrier moves again (it may change one slot of its program to do it).
+STEAL_RISK = (0.5, 0.3, 0.12)
+#: Share of the next crystal of the track (it enters on the centre at the next delivery) counted for
+#: the colour whose empty robot is nearest the centre; the others count a quarter of it.
+NEXT_SHARE = 0.3
+#: Weights of the three moments a change is valued at: after our run, after the other colours' standing
+#: programs have run (what a person sees coming: a steal back, a push, a zap), after our second run.
+NOW, REPLY, LATER = 0.35, 0.35, 0.3
 #: Changes checked on the real engine after the robot-only simulation.
 VERIFY = 3
 #: Bonus per point of cargo for a Zap that would hit an opponent's carrier.
@@ -239,10 +269,28 @@ class Table:
         self.end_phase = st.end_phase
         # Late in the game a carried crystal may never get home: weigh the last point less.
         self.late = 0.5 if st.end_phase and st.countdown <= 1 else 1.0
+        self.keep = 1.0 if st.end_phase else KEEP
+        self.next_crystal = st.track[0] if st.track else 0
+        self.order = st.order
+
+    def carried(self, value: int, cost: int) -> float:
+        """A crystal of ``value`` carried ``cost`` orders away from facing a Base where it scores."""
+        near = GAMMA**cost
+        return (value - 1) * (self.keep + (1 - self.keep) * near) + self.late * DELIVERY * near
+
+    def after(self, colour: int) -> list[int]:
+        """The other colours in turn order, from the one after ``colour``."""
+        i = self.order.index(colour)
+        n = len(self.order)
+        return [self.order[(i + k) % n] for k in range(1, n)]
 
     def home_cost(self, c: int, state_index: int) -> int:
         """Orders robot state ``state_index`` needs to face a Base where colour ``c`` scores."""
         return self.home_cost_table[c][state_index]
+
+    def home_cost_at(self, r: int, where: TtbState | Sim) -> int:
+        """Orders robot ``r`` needs, where it stands in ``where``, to face a Base where it scores."""
+        return self.home_cost_table[r // self.rp][self.nav.index[where.rhex[r]] * 6 + where.rface[r]]
 
 
 def _elementwise_min(tables: list[list[int]]) -> list[int]:
@@ -250,53 +298,109 @@ def _elementwise_min(tables: list[list[int]]) -> list[int]:
 
 
 def colour_points(
-    tb: Table, rhex: list[Hex], rface: list[int], rcargo: list[int], ground: dict[Hex, int], delivered: list[int]
+    tb: Table,
+    rhex: list[Hex],
+    rface: list[int],
+    rcargo: list[int],
+    ground: dict[Hex, int],
+    delivered: list[int],
+    exposed: Collection[int] = (),
+    idle: Collection[int] = (),
 ) -> list[float]:
-    """Each colour's expected points (see the module docstring), cached per decision."""
+    """Each colour's expected points (see the module docstring), cached per decision.
+
+    ``exposed``: the colours whose carriers other colours' robots move against before they move again
+    (their crystals may be stolen); ``idle``: the carriers whose own program last left them where they
+    stood (they need a programming change to go on)."""
     index = tb.nav.index
     rp = tb.rp
     ground_key = tuple(ground.items())
     carriers = tuple((rhex[o], rcargo[o]) for o in range(tb.nrob) if rcargo[o])
+    states = [index[h] * 6 + f for h, f in zip(rhex, rface, strict=True)]
     out = []
     for c in range(tb.ncol):
-        mine = tuple((index[rhex[r]] * 6 + rface[r], rcargo[r]) for r in range(c * rp, c * rp + rp))
-        key = (c, mine, ground_key, carriers)
+        robots = range(c * rp, c * rp + rp)
+        risks = tuple(_steal_risk(tb, r, rhex, rcargo, states) if rcargo[r] and c in exposed else 0.0 for r in robots)
+        mine = tuple((states[r], rcargo[r], r in idle) for r in robots)
+        key = (c, mine, risks, ground_key, carriers)
         v = tb.cache.get(key)
         if v is None:
-            v = tb.cache[key] = _robots_worth(tb, c, mine, ground, rhex, rcargo)
+            v = tb.cache[key] = _robots_worth(tb, c, mine, risks, ground, rhex, rcargo)
         out.append(delivered[c] + v)
+    if tb.next_crystal:
+        _race_for_next(tb, out, states, rcargo)
     return out
 
 
+def _steal_risk(tb: Table, r: int, rhex: list[Hex], rcargo: list[int], states: list[int]) -> float:
+    """The chance that carrier ``r`` loses its crystal to an opponent's empty robot near it."""
+    team = tb.team[r // tb.rp]
+    if tb.anti_theft[r]:
+        return 0.0
+    table = tb.nav.table(rhex[r])
+    risk = 0.0
+    for o in range(tb.nrob):
+        if rcargo[o] or tb.team[o // tb.rp] == team:
+            continue
+        cost = table[states[o]]
+        if cost < len(STEAL_RISK):
+            risk = max(risk, STEAL_RISK[cost])
+    return risk
+
+
+def _race_for_next(tb: Table, points: list[float], states: list[int], rcargo: list[int]) -> None:
+    """The next crystal of the track enters on the centre: the colour whose empty robot is nearest
+    counts a share of it, the others a quarter of that (a robot on the centre has it next to it)."""
+    centre = tb.nav.index[CENTRE]
+    table = tb.nav.table(CENTRE)
+    costs = []
+    for c in range(tb.ncol):
+        best = FAR
+        for r in range(c * tb.rp, c * tb.rp + tb.rp):
+            if not rcargo[r]:
+                best = min(best, 1 if states[r] // 6 == centre else table[states[r]])
+        costs.append(best)
+    for c, cost in enumerate(costs):
+        if cost >= FAR:
+            continue
+        rival = min((costs[o] for o in range(tb.ncol) if tb.team[o] != tb.team[c]), default=FAR)
+        share = 1.0 if cost < rival else 0.5 if cost == rival else 0.25
+        worth = FETCH * tb.carried(tb.next_crystal, tb.home_dist_table[c][centre])
+        points[c] += share * NEXT_SHARE * worth * GAMMA**cost
+
+
 def _robots_worth(
-    tb: Table, c: int, mine: tuple[tuple[int, int], ...], ground: dict[Hex, int], rhex: list[Hex], rcargo: list[int]
+    tb: Table,
+    c: int,
+    mine: tuple[tuple[int, int, bool], ...],
+    risks: tuple[float, ...],
+    ground: dict[Hex, int],
+    rhex: list[Hex],
+    rcargo: list[int],
 ) -> float:
     """What a colour's robots are worth: cargo on its way home, crystals they may fetch."""
     index = tb.nav.index
-    late = tb.late
-    rp = tb.rp
     total = 0.0
     home_cost = tb.home_cost_table[c]
     home_dist = tb.home_dist_table[c]
     empty_scores: list[dict[Hex, float]] = []
-    for s, v in mine:
+    for (s, v, idle), risk in zip(mine, risks, strict=True):
         if v:
-            total += v - 1 + late * DELIVERY * GAMMA ** home_cost[s]
+            cost = home_cost[s] + (IDLE_ORDERS if idle else 0)
+            total += (1.0 - risk) * tb.carried(v, cost)
             continue
         scores: dict[Hex, float] = {}
         for h, cv in ground.items():
             cost = tb.nav.table(h)[s]
             if cost < FAR:
-                worth = cv - 1 + late * DELIVERY * GAMMA ** home_dist[index[h]]
-                scores[h] = FETCH * worth * GAMMA**cost
+                scores[h] = FETCH * tb.carried(cv, home_dist[index[h]]) * GAMMA**cost
         for o in range(tb.nrob):
             ov = rcargo[o]
-            if ov and tb.team[o // rp] != tb.team[c] and not tb.anti_theft[o]:
+            if ov and tb.team[o // tb.rp] != tb.team[c] and not tb.anti_theft[o]:
                 h = rhex[o]
                 cost = tb.nav.table(h)[s]
                 if cost < FAR:
-                    worth = ov - 1 + late * DELIVERY * GAMMA ** home_dist[index[h]]
-                    scores[h] = 0.5 * FETCH * worth * GAMMA**cost
+                    scores[h] = 0.5 * FETCH * tb.carried(ov, home_dist[index[h]]) * GAMMA**cost
         empty_scores.append(scores)
     if not empty_scores:
         return total
@@ -343,8 +447,8 @@ def _victory(tb: Table, delivered: list[int]) -> int:
     return -1
 
 
-def state_value(st: TtbState, seat: int, tb: Table | None = None) -> float:
-    """The value of a real (engine) state for ``seat``."""
+def state_value(st: TtbState, seat: int, tb: Table | None = None, exposed: Collection[int] = ()) -> float:
+    """The value of a real (engine) state for ``seat`` (``exposed``: see :func:`colour_points`)."""
     if st.phase == OVER:
         ranks = st.result().ranks
         mine = ranks[seat]
@@ -353,7 +457,7 @@ def state_value(st: TtbState, seat: int, tb: Table | None = None) -> float:
         return 1000.0 * (beaten - lost)
     tb = tb or Table(st)
     delivered = [sum(d) for d in st.delivered]
-    pts = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered)
+    pts = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered, exposed)
     return relative(seat_points(tb, pts), seat)
 
 
@@ -364,10 +468,13 @@ class Sim:
     """A light copy of the moving parts, on which a colour's programs run with the engine's rules of
     movement, loading, unloading and zapping (:mod:`~robotable.games.twin_tin_bots.movement`,
     :mod:`~robotable.games.twin_tin_bots.crystals`, :mod:`~robotable.games.twin_tin_bots.zaps`), but
-    without events, pending decisions (a Zap that would hit an opponent's carrier earns a bonus instead)
-    or new crystals entering play."""
+    without events, pending decisions or new crystals entering play. A Zap that hits an opponent's
+    carrier earns a bonus in our own runs (the engine resolves our choice later) and, in other colours'
+    runs (``reply``), makes it unload as the zapper would (unless it faces a Base of its own team).
+    ``idle`` holds the carriers whose last run of their own program left them on the same hex, no
+    nearer facing home."""
 
-    __slots__ = ("bonus", "delivered", "ground", "occupied", "rcargo", "rface", "rhex", "stuck")
+    __slots__ = ("bonus", "delivered", "ground", "idle", "occupied", "rcargo", "reply", "rface", "rhex", "stuck")
 
     def __init__(self, st: TtbState | Sim) -> None:
         self.rhex = st.rhex[:]
@@ -378,6 +485,7 @@ class Sim:
             self.delivered = st.delivered[:]
             self.occupied = dict(st.occupied)
             self.bonus = st.bonus
+            self.idle = set(st.idle)
         else:
             self.delivered = [sum(d) for d in st.delivered]
             self.occupied: dict[Hex, Thing] = {h: (ROBOT, r) for r, h in enumerate(st.rhex)}
@@ -386,19 +494,26 @@ class Sim:
             for i, h in enumerate(st.blobs):
                 self.occupied[h] = (BLOB_THING, i)
             self.bonus = 0.0
+            self.idle = set()
+        self.reply = False
         # the robots whose next Forward step Mud ignores (a colour's own are stuck again as its turn starts)
         self.stuck: set[int] = set(st.stuck) if isinstance(st, Sim) else {r for r, s in enumerate(st.stuck) if s}
 
-    def run(self, tb: Table, colour: int, programs: list[int]) -> None:
-        """Run ``colour``'s turn once (``programs``: its 6 slots): its robots in Mud are stuck at its start."""
+    def run(self, tb: Table, colour: int, programs: list[int], reply: bool = False) -> None:
+        """Run ``colour``'s turn once (``programs``: its 6 slots): its robots in Mud are stuck at its start.
+        ``reply``: another colour's turn after ours (its zaps on our carriers make them unload)."""
         rp = tb.rp
         flags = [r in self.stuck for r in range(tb.nrob)]
         own = range(colour * rp, (colour + 1) * rp)
         self.stuck = {r for r, stuck in enumerate(stuck_at_turn_start(tb.board, self.rhex, flags, own)) if stuck}
+        self.reply = reply
         for k in range(rp):
             r = colour * rp + k
             lo = k * SLOTS_PER_ROBOT
             prog = programs[lo : lo + SLOTS_PER_ROBOT]
+            cargo = self.rcargo[r]
+            before = tb.home_cost_at(r, self) if cargo else 0
+            start = self.rhex[r]
             for tile in prog:
                 if tile < 0:
                     continue
@@ -406,6 +521,11 @@ class Sim:
                     moved = self.op(tb, r, op, prog)
                     if not moved and tile in O.CHAINED_STEPS:
                         break
+            if cargo and self.rcargo[r] and self.rhex[r] == start and tb.home_cost_at(r, self) >= before:
+                self.idle.add(r)
+            else:
+                self.idle.discard(r)
+        self.reply = False
 
     def _put(self, tb: Table, thing: Thing, frm: Hex, to: Hex) -> None:
         """Move a robot, crystal or Blob from ``frm`` to ``to`` (a robot entering Mud is stuck)."""
@@ -502,14 +622,21 @@ class Sim:
         if hit is None or hit[1] is None or hit[1][0] != ROBOT:
             return
         o = hit[1][1]
-        if tb.team[o // tb.rp] != tb.team[r // tb.rp] and not zap_resisted(True, tb.anti_zap[o]):
+        if tb.team[o // tb.rp] == tb.team[r // tb.rp] or zap_resisted(True, tb.anti_zap[o]) or not self.rcargo[o]:
+            return
+        if not self.reply:
             self.bonus += ZAP_BONUS * self.rcargo[o]
+            return
+        base = tb.board.base_at.get(self._front(o))
+        if base is None or tb.team[base] != tb.team[o // tb.rp]:
+            self._unload(tb, o)
 
-    def value(self, tb: Table, seat: int) -> float:
+    def value(self, tb: Table, seat: int, exposed: Collection[int] = ()) -> float:
+        """The seat's value here (``exposed``: colours whose carriers others move against first)."""
         v = _victory(tb, self.delivered)
         if v >= 0:
             return 1000.0 if v == seat else -1000.0
-        pts = colour_points(tb, self.rhex, self.rface, self.rcargo, self.ground, self.delivered)
+        pts = colour_points(tb, self.rhex, self.rface, self.rcargo, self.ground, self.delivered, exposed, self.idle)
         return relative(seat_points(tb, pts), seat)
 
 
@@ -521,15 +648,33 @@ def changed_program(prog: list[int], action: Action) -> list[int] | None:
 def program_value(
     tb: Table, start: Sim, st: TtbState, colour: int, seat: int, prog: list[int], twice: bool = True
 ) -> float:
-    """Value of running ``prog`` this turn and, unchanged, the next (others standing still)."""
+    """Value of running ``prog`` this turn, then (``twice``) the other colours' programs as they stand
+    and ours, unchanged, once more (see :func:`projection`)."""
     sim = Sim(start)
     sim.run(tb, colour, prog)
-    first = sim.value(tb, seat) + sim.bonus
-    if abs(first) >= 1000.0 or not twice:
-        return first
+    if not twice:
+        return sim.value(tb, seat, tb.seat_cols[seat]) + sim.bonus
+    return projection(tb, sim, st.programs, colour, seat, prog)
+
+
+def projection(tb: Table, sim: Sim, programs: list[list[int]], colour: int, seat: int, prog: list[int]) -> float:
+    """Value of ``sim`` (``colour`` has just run) for ``seat``: a blend of now (our carriers exposed to
+    the robots that move next), after every other colour's program has run as it stands (``programs``:
+    every colour's slots) and after ``colour`` runs ``prog`` again (programs persist). A carrier whose
+    run left it on the same hex is idle (:data:`IDLE_ORDERS`)."""
+    mine = tb.seat_cols[seat]
+    now = sim.value(tb, seat, mine) + sim.bonus
+    if abs(now) >= 1000.0:
+        return now
     sim.bonus = 0.0
+    for c in tb.after(colour):
+        sim.run(tb, c, programs[c], reply=True)
+    reply = sim.value(tb, seat)
+    if abs(reply) >= 1000.0:
+        return NOW * now + (1 - NOW) * reply
     sim.run(tb, colour, prog)
-    return (1 - SECOND_RUN) * first + SECOND_RUN * (sim.value(tb, seat) + sim.bonus)
+    later = sim.value(tb, seat, mine) + sim.bonus
+    return NOW * now + REPLY * reply + LATER * later
 
 
 # -- deciding ---------------------------------------------------------------------------------------
@@ -596,28 +741,34 @@ def _robot_of(a: Action) -> int | None:
     return None
 
 
-def _finish_turn(sim: TtbState, seat: int, depth: int, tb: Table) -> float:
-    """Value once the turn is over, resolving our own pending decisions on copies of the engine."""
+def _finish_turn(sim: TtbState, seat: int, depth: int, tb: Table, before: TtbState) -> float:
+    """Value once the turn begun in ``before`` is over, resolving our own pending decisions on copies
+    of the engine."""
     if sim.phase in (ZAP, BLOB, CRYSTAL) and sim.to_act() == [seat]:
         legal = sim.legal_actions(seat)
         if depth <= 0:
             sim.apply_legal(seat, _quick_pending(sim, seat, legal))
-            return _finish_turn(sim, seat, 0, tb)
-        return max(_finish_turn(_applied(sim, seat, a), seat, depth - 1, tb) for a in legal)
+            return _finish_turn(sim, seat, 0, tb, before)
+        return max(_finish_turn(_applied(sim, seat, a), seat, depth - 1, tb, before) for a in legal)
     if sim.phase == OVER:
         return state_value(sim, seat, tb)
-    return _with_second_run(sim, seat, tb)
+    return _projected(sim, seat, tb, before)
 
 
-def _with_second_run(sim: TtbState, seat: int, tb: Table) -> float:
-    """Blend the position with what our unchanged programs do on our next turn."""
-    first = state_value(sim, seat, tb)
-    cols = [c for c in range(len(sim.colours)) if sim.controller[c] == seat]
+def _projected(sim: TtbState, seat: int, tb: Table, before: TtbState) -> float:
+    """The end of the turn begun in ``before``, on the engine, valued as :func:`program_value` values a
+    change (a carrier of the colour that ran and stayed on its hex is idle)."""
+    colour = before.active
     start = Sim(sim)
-    for c in cols:
-        start.run(tb, c, sim.programs[c])
-    second = start.value(tb, seat) + start.bonus
-    return (1 - SECOND_RUN) * first + SECOND_RUN * second
+    for r in range(colour * tb.rp, (colour + 1) * tb.rp):
+        if (
+            before.rcargo[r]
+            and sim.rcargo[r]
+            and sim.rhex[r] == before.rhex[r]
+            and tb.home_cost_at(r, sim) >= tb.home_cost_at(r, before)
+        ):
+            start.idle.add(r)
+    return projection(tb, start, sim.programs, colour, seat, sim.programs[colour])
 
 
 def _applied(st: TtbState, seat: int, action: Action) -> TtbState:
@@ -643,8 +794,8 @@ def _engine_value(st: TtbState, seat: int, action: Action, tb: Table) -> float:
         # More changes to make this turn (first turn, Double Modification): run as the programs stand.
         probe = Sim(sim)
         probe.run(tb, colour, sim.programs[colour])
-        return probe.value(tb, seat) + probe.bonus
-    return _finish_turn(sim, seat, 1, tb)
+        return probe.value(tb, seat, tb.seat_cols[seat]) + probe.bonus
+    return _finish_turn(sim, seat, 1, tb, st)
 
 
 def _quick_pending(st: TtbState, seat: int, legal: Sequence[Action]) -> Action:
@@ -672,7 +823,7 @@ def decide(
     if st.phase != CHANGE:
         best, best_v = legal[0], -math.inf
         for a in legal:
-            v = _finish_turn(_applied(st, seat, a), seat, 1, tb)
+            v = _finish_turn(_applied(st, seat, a), seat, 1, tb, st)
             if v > best_v:
                 best, best_v = a, v
         return best
@@ -795,18 +946,22 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
 
 def evaluate(state: State) -> list[float]:
     """Expected rewards from expected points, half now and half after every colour's programs run once
-    more unchanged (programs persist): a soft pairwise comparison (2 points ~ a clear edge)."""
+    more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison (2
+    points ~ a clear edge). The carriers of the colours that do not move next are exposed to steals;
+    after the run, a carrier its program left on the same hex is idle."""
     st: TtbState = state  # type: ignore[assignment]
     tb = Table(st)
     delivered = [sum(d) for d in st.delivered]
-    now = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered)
-    sim = Sim(st)
     order = st.order
     first = st.turn if st.phase == CHANGE else st.turn + 1
+    mover = st.controller[order[first % len(order)]]
+    exposed = [c for c in range(tb.ncol) if st.controller[c] != mover]
+    now = colour_points(tb, st.rhex, st.rface, st.rcargo, st.ground, delivered, exposed)
+    sim = Sim(st)
     for i in range(first, first + len(order)):
         c = order[i % len(order)]
-        sim.run(tb, c, st.programs[c])
-    later = colour_points(tb, sim.rhex, sim.rface, sim.rcargo, sim.ground, sim.delivered)
+        sim.run(tb, c, st.programs[c], reply=True)
+    later = colour_points(tb, sim.rhex, sim.rface, sim.rcargo, sim.ground, sim.delivered, exposed, sim.idle)
     totals = seat_points(tb, [(a + b) / 2 for a, b in zip(now, later, strict=True)])
     n = len(totals)
     if n == 1:
