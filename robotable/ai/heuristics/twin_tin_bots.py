@@ -270,8 +270,17 @@ class Table:
         # Late in the game a carried crystal may never get home: weigh the last point less.
         self.late = 0.5 if st.end_phase and st.countdown <= 1 else 1.0
         self.keep = 1.0 if st.end_phase else KEEP
-        self.next_crystal = st.track[0] if st.track else 0
+        self.safe = (0.0,) * rp
         self.order = st.order
+        # the race for the track's next crystal: what it is worth to each colour from the centre
+        self.centre = self.nav.index[CENTRE]
+        self.centre_table = self.nav.table(CENTRE)
+        nxt = st.track[0] if st.track else 0
+        self.next_worth = (
+            [NEXT_SHARE * FETCH * self.carried(nxt, self.home_dist_table[c][self.centre]) for c in range(self.ncol)]
+            if nxt
+            else None
+        )
 
     def carried(self, value: int, cost: int) -> float:
         """A crystal of ``value`` carried ``cost`` orders away from facing a Base where it scores."""
@@ -318,16 +327,25 @@ def colour_points(
     carriers = tuple((rhex[o], rcargo[o]) for o in range(tb.nrob) if rcargo[o])
     states = [index[h] * 6 + f for h, f in zip(rhex, rface, strict=True)]
     out = []
+    safe = tb.safe
     for c in range(tb.ncol):
         robots = range(c * rp, c * rp + rp)
-        risks = tuple(_steal_risk(tb, r, rhex, rcargo, states) if rcargo[r] and c in exposed else 0.0 for r in robots)
-        mine = tuple((states[r], rcargo[r], r in idle) for r in robots)
+        risks = (
+            tuple(_steal_risk(tb, r, rhex, rcargo, states) if rcargo[r] else 0.0 for r in robots)
+            if c in exposed and carriers
+            else safe
+        )
+        mine = (
+            tuple((states[r], rcargo[r], r in idle) for r in robots)
+            if idle
+            else tuple((states[r], rcargo[r], False) for r in robots)
+        )
         key = (c, mine, risks, ground_key, carriers)
         v = tb.cache.get(key)
         if v is None:
             v = tb.cache[key] = _robots_worth(tb, c, mine, risks, ground, rhex, rcargo)
         out.append(delivered[c] + v)
-    if tb.next_crystal:
+    if tb.next_worth is not None:
         _race_for_next(tb, out, states, rcargo)
     return out
 
@@ -351,22 +369,24 @@ def _steal_risk(tb: Table, r: int, rhex: list[Hex], rcargo: list[int], states: l
 def _race_for_next(tb: Table, points: list[float], states: list[int], rcargo: list[int]) -> None:
     """The next crystal of the track enters on the centre: the colour whose empty robot is nearest
     counts a share of it, the others a quarter of that (a robot on the centre has it next to it)."""
-    centre = tb.nav.index[CENTRE]
-    table = tb.nav.table(CENTRE)
+    centre, table, rp = tb.centre, tb.centre_table, tb.rp
     costs = []
     for c in range(tb.ncol):
         best = FAR
-        for r in range(c * tb.rp, c * tb.rp + tb.rp):
+        for r in range(c * rp, c * rp + rp):
             if not rcargo[r]:
-                best = min(best, 1 if states[r] // 6 == centre else table[states[r]])
+                s = states[r]
+                cost = 1 if s // 6 == centre else table[s]
+                if cost < best:
+                    best = cost
         costs.append(best)
+    worth = tb.next_worth
     for c, cost in enumerate(costs):
         if cost >= FAR:
             continue
         rival = min((costs[o] for o in range(tb.ncol) if tb.team[o] != tb.team[c]), default=FAR)
         share = 1.0 if cost < rival else 0.5 if cost == rival else 0.25
-        worth = FETCH * tb.carried(tb.next_crystal, tb.home_dist_table[c][centre])
-        points[c] += share * NEXT_SHARE * worth * GAMMA**cost
+        points[c] += share * worth[c] * GAMMA**cost  # type: ignore[index]
 
 
 def _robots_worth(
