@@ -26,11 +26,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from robotable.core import Action, Rng, State
-from robotable.games.tf22_reload import Load, PlayCard, RBuy, Reload, ReturnContainer, RTakeBack
-from robotable.games.tf22_reload.components import COLOUR_NAMES, NEUTRALIZED, NEUTRALIZER, NUM_COLOURS, card
-from robotable.games.tf22_reload.rules import bonus, load_slots, score_round
+from robotable.games.tf22_reload import Colour, Load, PlayCard, RBuy, Reload, ReturnContainer, RTakeBack
+from robotable.games.tf22_reload.components import (
+    BATTLES_PER_ROUND,
+    COLOUR_NAMES,
+    NUM_COLOURS,
+    RCU_VALUES,
+    RELOAD_COSTS,
+    ROUNDS,
+    card,
+)
+from robotable.games.tf22_reload.rules import battle, bonus, load_slots, score_round
 
+from .. import regret
 from ..base import Decision
+from ..regret import Payoffs
 
 
 @dataclass
@@ -47,6 +57,7 @@ class Table:
     activated: int
     stock: list[int]
     banked: list[int]
+    battle: int = 1  # battles begun this round (1 to 14)
 
     @classmethod
     def from_view(cls, view: dict, seat: int) -> Table:
@@ -63,6 +74,7 @@ class Table:
             colour(view["activated"]) if view["activated"] else -1,
             [view["stock"][c] for c in COLOUR_NAMES],
             [p["scores"]["round_1"] + p["scores"]["round_2"] for p in players],
+            view["battle"],
         )
 
     @classmethod
@@ -79,6 +91,7 @@ class Table:
             s.activated,
             s.stock,
             [sc[0] + sc[1] for sc in s.scores],
+            s.battle,
         )  # type: ignore[attr-defined]
 
 
@@ -116,75 +129,156 @@ def _gain_if_won(table: Table, seat: int) -> float:
     return best - before - _structure(table.ships[seat])
 
 
-def battle_value(table: Table) -> float:
-    """What winning this battle is worth to me, counting what an opponent would gain instead."""
-    me = table.seat
-    mine = _gain_if_won(table, me)
-    others = [_gain_if_won(table, o) for o in range(len(table.hands)) if o != me]
-    return mine + 0.5 * max(others, default=0.0)
-
-
-def _odds(table: Table, value: int) -> tuple[float, float]:
-    """Chances that ``value`` wins, and that it ties, if each opponent plays any card of its hand or R
-    with equal probability (hands are public; this ignores ties among the opponents themselves)."""
-    win, no_tie = 1.0, 1.0
-    for seat, hand in enumerate(table.hands):
-        if seat == table.seat:
-            continue
-        options = len(hand) + 1  # the numbers in hand, and R
-        if value == NEUTRALIZED:
-            below = sum(1 for v in hand if v < value and v != NEUTRALIZER) + 1
-        elif value == NEUTRALIZER:
-            below = sum(1 for v in hand if v == NEUTRALIZED) + 1
-        else:
-            below = sum(1 for v in hand if v < value) + 1
-        same = sum(1 for v in hand if v == value)
-        win *= below / options
-        no_tie *= 1 - same / options
-    return win, 1 - no_tie
-
-
 #: What a card in hand is worth for later battles, in points per face value.
 CARD_COST = 0.3
 #: What a chipcard is worth, in points.
 CHIP_VALUE = 0.6
-#: Up to this many points of noise on every choice (measured: 1.5 plays best with copies at one table).
-NOISE = 1.5
+#: Regret-matching iterations for a battle's matrix game (fewer for the larger games of 3-4 players:
+#: at most ``SOLVE_WORK`` profile visits per seat).
+SOLVE_ITERATIONS = 150
+SOLVE_WORK = 60_000
+#: The R card as an option of the battle game (the numbers are 1-7).
+R = 0
 
 
-def _best_buy(table: Table, legal: Sequence[Action]) -> tuple[float, Action | None]:
-    me = table.seat
-    before = projected(table)[me] + _structure(table.ships[me])
+def _remaining(table: Table) -> int:
+    """Battles after this one until the end of the game (hands carry over into round 2)."""
+    return BATTLES_PER_ROUND - table.battle + BATTLES_PER_ROUND * (ROUNDS - table.round)
+
+
+def card_cost(table: Table, seat: int, value: int) -> float:
+    """What playing ``value`` now costs ``seat`` in later battles: its face value's worth, less when fewer
+    battles remain than cards in hand (some cards would never be played; at the last battle, none)."""
+    hand = len(table.hands[seat])
+    return CARD_COST * value * min(1.0, _remaining(table) / hand) if hand else 0.0
+
+
+def _best_buy(table: Table, seat: int) -> tuple[float, Action | None]:
+    """R d: the buy (colour in stock, slot) that raises ``seat``'s projected score and stacks most."""
+    if table.chips[seat] < RELOAD_COSTS["r_buy"]:
+        return 0.0, None
+    ship = [st[:] for st in table.ships[seat]]
+    ships = [*table.ships[:seat], ship, *table.ships[seat + 1 :]]
+    trial = Table(seat, table.round, table.hands, ships, table.cc_piles, table.chips, [], -1, table.stock, table.banked)
+    before = projected(trial)[seat] + _structure(ship)
     best: tuple[float, Action | None] = (0.0, None)
-    for action in legal:
-        if isinstance(action, RBuy):
-            ship = table.ships[me]
-            ship[action.slot].append(int(action.colour))
-            gain = projected(table)[me] + _structure(ship) - before
-            ship[action.slot].pop()
+    for colour in range(NUM_COLOURS):
+        if not table.stock[colour]:
+            continue
+        for slot in load_slots(ship, colour):
+            ship[slot].append(colour)
+            gain = projected(trial)[seat] + _structure(ship) - before
+            ship[slot].pop()
             if gain > best[0]:
-                best = (gain, action)
+                best = (gain, RBuy(Colour(colour), slot))
     return best
+
+
+def r_option(table: Table, seat: int) -> tuple[float, Action]:
+    """The R card's best use for ``seat`` and what it is worth: the discards back (worth more the emptier
+    the hand is, nothing when no battle is left), or the best buy less the three chipcards' worth."""
+    hand = table.hands[seat]
+    discards = sum(v for v in RCU_VALUES if v not in hand)
+    worth: float = CARD_COST * discards * (0.5 if len(hand) <= 2 else 0.1) * min(1.0, _remaining(table) / 7)
+    action: Action = RTakeBack()
+    buy_gain, buy = _best_buy(table, seat)
+    if buy is not None and buy_gain - RELOAD_COSTS["r_buy"] * CHIP_VALUE > worth:
+        worth, action = buy_gain - RELOAD_COSTS["r_buy"] * CHIP_VALUE, buy
+    return worth, action
+
+
+@dataclass(frozen=True)
+class BattleSolution:
+    """A battle solved as a matrix game: each seat's options (its numbers, then ``R``), its mixed strategy
+    over them, and the R use behind its R option."""
+
+    options: list[list[int]]
+    mix: list[list[float]]
+    r_actions: list[Action]
+
+    def sample(self, seat: int, rng: Rng) -> Action:
+        """A choice for ``seat`` drawn from its mix."""
+        x, options, mix = rng.random(), self.options[seat], self.mix[seat]
+        pick = options[-1]
+        for option, p in zip(options, mix):
+            if x < p:
+                pick = option
+                break
+            x -= p
+        return self.r_actions[seat] if pick == R else PlayCard(pick)
+
+
+def battle_game(table: Table) -> tuple[list[list[int]], list[Action], Payoffs]:
+    """The current battle as a matrix game over the cards each seat can still play (and R).
+
+    A seat's own result of a profile: the rise of its projected score if it wins the battle
+    (:func:`_gain_if_won`), a chipcard's worth if it ties, minus the played card's :func:`card_cost`, or
+    R's worth (:func:`r_option`); the battle is resolved by the rules (``rules.battle``). Its payoff is
+    its own result less the others' (shared among them at 3-4 players): at 2 players the game is
+    zero-sum in the score difference.
+    """
+    n = len(table.hands)
+    options = [[*sorted(hand), R] for hand in table.hands]
+    gains = [_gain_if_won(table, s) for s in range(n)]
+    rs = [r_option(table, s) for s in range(n)]
+    own_option = [[rs[s][0] if v == R else -card_cost(table, s, v) for v in options[s]] for s in range(n)]
+    share = 1.0 / (n - 1)
+
+    def payoff(profile: tuple[int, ...]) -> list[float]:
+        plays = {s: options[s][a] for s, a in enumerate(profile) if options[s][a] != R}
+        outcome = battle(plays)
+        own = [own_option[s][a] for s, a in enumerate(profile)]
+        if outcome.winner is not None:
+            own[outcome.winner] += gains[outcome.winner]
+        for s in outcome.tied:
+            own[s] += CHIP_VALUE
+        total = sum(own)
+        return [(1 + share) * mine - share * total for mine in own]
+
+    return options, [r[1] for r in rs], payoff
+
+
+_SOLVED: dict[tuple, BattleSolution] = {}
+
+
+def _key(table: Table) -> tuple:
+    """Everything public that the battle game depends on."""
+    return (
+        table.round,
+        table.battle,
+        tuple(map(tuple, table.hands)),
+        tuple(tuple(map(tuple, ship)) for ship in table.ships),
+        tuple(tuple(sorted(pile)) for pile in table.cc_piles),
+        tuple(table.chips),
+        tuple(table.revealed),
+        table.activated,
+        tuple(table.stock),
+        tuple(table.banked),
+    )
+
+
+def battle_solution(table: Table) -> BattleSolution:
+    """The battle's matrix game (:func:`battle_game`) solved by regret matching for every seat at once;
+    remembered per public position (every seat, and every sample of a search, shares one solve)."""
+    key = _key(table)
+    known = _SOLVED.get(key)
+    if known is not None:
+        return known
+    options, r_actions, payoff = battle_game(table)
+    sizes = [len(o) for o in options]
+    profiles = math.prod(sizes)
+    iterations = max(10, min(SOLVE_ITERATIONS, SOLVE_WORK // profiles))
+    solution = BattleSolution(options, regret.solve(sizes, payoff, iterations).strategies, r_actions)
+    if len(_SOLVED) >= 20_000:
+        _SOLVED.clear()
+    _SOLVED[key] = solution
+    return solution
 
 
 def choose_battle_card(table: Table, legal: Sequence[Action], rng: Rng) -> Action:
-    """The battle choice: the card with the best expected gain, or R to refill or buy."""
-    hand = sorted(a.value for a in legal if isinstance(a, PlayCard))
-    value = battle_value(table)
-    best: Action = RTakeBack()
-    discards = [v for v in range(1, 8) if v not in hand]
-    # R a: sit out, and get the discards back (worth more the emptier the hand is)
-    best_score = CARD_COST * sum(discards) * (0.5 if len(hand) <= 2 else 0.1) + NOISE * rng.random()
-    if table.chips[table.seat] >= 3:
-        buy_gain, buy = _best_buy(table, legal)
-        if buy is not None and buy_gain - 3 * CHIP_VALUE > best_score:
-            best, best_score = buy, buy_gain - 3 * CHIP_VALUE
-    for v in hand:
-        win, tie = _odds(table, v)
-        score = win * value + tie * CHIP_VALUE - CARD_COST * v + NOISE * rng.random()
-        if score > best_score:
-            best, best_score = PlayCard(v), score
-    return best
+    """The battle choice: drawn from the seat's mix in the battle's solved matrix game."""
+    action = battle_solution(table).sample(table.seat, rng)
+    return action if action in legal else legal[0]
 
 
 def choose_load(table: Table, legal: Sequence[Action]) -> Action:
@@ -257,3 +351,14 @@ def evaluate(state: State) -> list[float]:
         sum(1.0 / (1.0 + math.exp((totals[o] - totals[s]) / 3.0)) for o in range(n) if o != s) / (n - 1)
         for s in range(n)
     ]
+
+
+#: Search budgets for this game (see ``robotable.ai.ismcts.LEVELS``), spaced so that each level beats
+#: the one below: easy searches a handful of samples, medium a few dozen, hard hundreds and stays near
+#: the battle's solved mix (``guide_bias`` favours the heuristic's bid drawn from it) unless the search
+#: finds a clearly better card, so its bids are neither uniform nor predictable.
+LEVELS: dict[str, dict[str, float]] = {
+    "easy": {"iterations": 15, "rollout_depth": 4, "model_opponents": 0.5},
+    "medium": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5},
+    "hard": {"iterations": 500, "rollout_depth": 16, "model_opponents": 0.7, "guide_bias": 1.0},
+}
