@@ -3,6 +3,7 @@
     python benchmarks/ttb_carriers.py mirror --agent heuristic --games 40 --seed 500
     python benchmarks/ttb_carriers.py mirror --agent ismcts:medium --games 8 --seed 500
     python benchmarks/ttb_carriers.py arena -- --agents heuristic,heuristic-old --games 40 --seed 7001
+    python benchmarks/ttb_carriers.py watch --agent ismcts:hard --opponent heuristic --games 12 --seed 500
 
 ``mirror`` plays the same seeded 2-player games twice, both seats with the old evaluator and then
 both with the new one, and prints side by side, per game:
@@ -13,6 +14,11 @@ both with the new one, and prints side by side, per game:
   robot steals back the crystal that was just stolen from it, by the same robot (and the longest such
   run of one crystal changing hands between the same two robots);
 - **deliveries** and the game's length in rounds, how it ended, and the agents' think time.
+
+``watch`` plays seeded 2-player games of ``--agent`` against ``--opponent`` (current evaluator,
+seats alternating, each seed played from both sides) and prints the same counts for each agent's own
+colours (stalls of its carriers, steals and ping-pong steals by its robots, its deliveries) and its
+wins: the carriers of the top level in its games against the heuristic.
 
 ``arena`` runs ``robotable arena`` in this process (so ``--workers 1``) with temporary agent specs for
 the old evaluator: ``heuristic-old`` and ``ismcts-old:easy|medium|hard`` (the same search, with the
@@ -139,10 +145,11 @@ class Tally:
 
 
 class Watcher:
-    """Follows a game's events and turn ends for :class:`Tally`."""
+    """Follows a game's events and turn ends for :class:`Tally` (the game's, and each colour's)."""
 
     def __init__(self, st: TtbState) -> None:
         self.tally = Tally()
+        self.colours = [Tally() for _ in st.colours]
         n = len(st.rhex)
         self.streak = [0] * n
         self.last_hex: list[tuple[int, int] | None] = [None] * n
@@ -157,16 +164,21 @@ class Watcher:
         for e in events:
             if e.type == "steal":
                 thief, victim = self.index[e.data["robot"]], self.index[e.data["victim"]]
+                mine = self.colours[st.robot_colour(thief)]
                 t.steals += 1
+                mine.steals += 1
                 if self.stolen_from[victim] == thief:
                     t.ping_pong += 1
+                    mine.ping_pong += 1
                     self.hands[thief] = self.hands[victim] + 1
                 else:
                     self.hands[thief] = 1
                 t.longest = max(t.longest, self.hands[thief])
+                mine.longest = max(mine.longest, self.hands[thief])
                 self.stolen_from[thief], self.stolen_from[victim] = victim, None
             elif e.type == "deliver":
                 t.deliveries += 1
+                self.colours[st.robot_colour(self.index[e.data["robot"]])].deliveries += 1
         for r, cargo in enumerate(st.rcargo):
             if not cargo:
                 self.stolen_from[r] = None
@@ -184,8 +196,10 @@ class Watcher:
             self.last_hex[r] = st.rhex[r] if st.rcargo[r] else None
             if self.streak[r] == 3:
                 self.tally.stalls += 1
+                self.colours[colour].stalls += 1
             if self.streak[r] >= 3:
                 self.tally.stalled_turns += 1
+                self.colours[colour].stalled_turns += 1
 
 
 def play(spec: str, old: ModuleType | None, seed: int) -> Tally:
@@ -204,6 +218,76 @@ def play(spec: str, old: ModuleType | None, seed: int) -> Tally:
     w.tally.rounds = st.round
     w.tally.score_victory = st.result().reason.startswith("score victory")
     return w.tally
+
+
+def play_pair(specs: tuple[str, str], seed: int) -> tuple[list[Tally], list[int]]:
+    """One 2-player game of ``specs[0]`` (seat 0) against ``specs[1]`` (current evaluator), seeded: each
+    seat's tally (its colours together) and rank."""
+    st: TtbState = games.load(GAME).start(2, seed=seed)  # type: ignore[assignment]
+    agents = [make_agent(spec, seed=seed * 10 + s) for s, spec in enumerate(specs)]
+    w = Watcher(st)
+    think: list[list[float]] = [[], []]
+    while not st.is_over():
+        seat = st.to_act()[0]
+        several = len(st.legal_actions(seat)) > 1
+        tick = time.process_time()
+        action = agents[seat].act(st, seat)
+        if several:
+            think[seat].append(time.process_time() - tick)
+        w.after(st, st.apply(seat, action))
+    tallies = []
+    for seat in range(2):
+        t = Tally(rounds=st.round, think=think[seat])
+        for c in st.seat_colours(seat):
+            ct = w.colours[c]
+            t.stalls += ct.stalls
+            t.stalled_turns += ct.stalled_turns
+            t.steals += ct.steals
+            t.ping_pong += ct.ping_pong
+            t.longest = max(t.longest, ct.longest)
+            t.deliveries += ct.deliveries
+        tallies.append(t)
+    return tallies, list(st.result().ranks)
+
+
+def watch(agent: str, opponent: str, games_: int, seed: int) -> None:
+    """``agent`` against ``opponent``: each agent's carriers, steals and wins (seats alternating)."""
+    rows: list[list[Tally]] = [[], []]  # the agent's, the opponent's
+    wins = [0.0, 0.0]
+    started = time.perf_counter()
+    for i in range(games_):
+        side = i % 2  # the agent's seat
+        specs = (agent, opponent) if side == 0 else (opponent, agent)
+        tallies, ranks = play_pair(specs, seed + i // 2)
+        for role in range(2):
+            seat = side if role == 0 else 1 - side
+            rows[role].append(tallies[seat])
+            mine, other = ranks[seat], ranks[1 - seat]
+            wins[role] += 1.0 if mine < other else 0.5 if mine == other else 0.0
+    print(f"# {games_} games in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"{agent} vs {opponent}, 2 players, {games_} games, seeds {seed}..{seed + (games_ - 1) // 2} from both seats")
+    print("per game, each agent's own colours (mean ± 95% half-width); totals in brackets")
+    print(f"{'':<34} {agent:>22} {opponent:>22}")
+    for key, title in (
+        ("stalls", "carrier on the same hex 3+ turns"),
+        ("stalled_turns", "  turns stalled beyond the 2nd"),
+        ("steals", "steals"),
+        ("ping_pong", "ping-pong steals"),
+        ("longest", "longest ping-pong (steals)"),
+        ("deliveries", "deliveries"),
+    ):
+        cells = []
+        for role in range(2):
+            xs = [float(getattr(t, key)) for t in rows[role]]
+            cells.append(f"{_mean_ci(xs)} [{int(sum(xs)):4d}]")
+        print(f"{title:<34} {cells[0]:>22} {cells[1]:>22}")
+    cells = [f"{wins[role]:g}/{games_}" for role in range(2)]
+    print(f"{'wins':<34} {cells[0]:>22} {cells[1]:>22}")
+    cells = []
+    for role in range(2):
+        ms = sorted(x * 1000 for t in rows[role] for x in t.think)
+        cells.append(f"{statistics.median(ms):.1f} / {ms[int(0.95 * (len(ms) - 1))]:.1f}")
+    print(f"{'think ms per decision, median/p95':<34} {cells[0]:>22} {cells[1]:>22}")
 
 
 def _mean_ci(xs: list[float]) -> str:
@@ -248,17 +332,22 @@ def mirror(spec: str, games_: int, seed: int, old: ModuleType) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("mirror", "arena"))
-    parser.add_argument("--agent", default="heuristic", help="mirror: heuristic or ismcts:LEVEL")
-    parser.add_argument("--games", type=int, default=20, help="mirror: games per evaluator")
-    parser.add_argument("--seed", type=int, default=500, help="mirror: the first game's seed")
+    parser.add_argument("mode", choices=("mirror", "watch", "arena"))
+    parser.add_argument("--agent", default="heuristic", help="mirror, watch: heuristic or ismcts:LEVEL")
+    parser.add_argument("--opponent", default="heuristic", help="watch: the other seat's agent")
+    parser.add_argument("--games", type=int, default=20, help="mirror: games per evaluator; watch: games")
+    parser.add_argument("--seed", type=int, default=500, help="mirror, watch: the first game's seed")
     parser.add_argument("--old-rev", default=OLD_REV, help="git revision of the old evaluator")
     parser.add_argument("rest", nargs="*", help="arena: arguments for robotable arena (after --)")
     args = parser.parse_args()
+    for spec in (args.agent, args.opponent):
+        if spec != "heuristic" and not spec.startswith("ismcts:"):
+            raise BadInput(f"agents must be heuristic or ismcts:LEVEL, got {spec!r}")
+    if args.mode == "watch":
+        watch(args.agent, args.opponent, args.games, args.seed)
+        return
     old = load_old(args.old_rev)
     if args.mode == "mirror":
-        if args.agent != "heuristic" and not args.agent.startswith("ismcts:"):
-            raise BadInput(f"--agent must be heuristic or ismcts:LEVEL, got {args.agent!r}")
         mirror(args.agent, args.games, args.seed, old)
         return
     register_old(old)
