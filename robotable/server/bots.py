@@ -15,6 +15,7 @@ from robotable.ai import make_agent
 from robotable.ai.base import Decision
 from robotable.core import Action, BadInput, State
 
+from . import levels
 from .schemas import DIFFICULTIES
 
 FALLBACK = "random"
@@ -62,13 +63,20 @@ def hand_over_level(control: dict[str, Any]) -> str:
 
 
 def difficulties() -> list[dict[str, object]]:
-    """Every difficulty with the agent that plays it now."""
+    """Every difficulty with the agent that plays it now and that agent's arena rating per game
+    (``ratings``: ``{game: {"rating", "mu", "sigma", "games"}}``, empty without ratings; levels.py)."""
     out: list[dict[str, object]] = []
     for spec in DIFFICULTIES:
         agent = effective_agent(spec)
         note = None if agent == spec else f"not available yet: plays as {agent}"
-        out.append({"difficulty": spec, "agent": agent, "available": agent == spec, "note": note})
+        rated = levels.ratings_of(agent)
+        out.append({"difficulty": spec, "agent": agent, "available": agent == spec, "note": note, "ratings": rated})
     return out
+
+
+def level_rating(game: str, difficulty: str | None) -> dict[str, object] | None:
+    """The arena rating, in ``game``, of the agent that plays ``difficulty`` (None if it has none)."""
+    return levels.rating_of(game, effective_agent(difficulty))
 
 
 def bot_seed(table_seed: int, seat: int, move_index: int) -> int:
