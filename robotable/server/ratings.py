@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from robotable.arena.ratings import model, rate_game
 
-from . import bots
+from . import bots, levels
 from .storage import Storage, TableRow, metadata, now
 
 log = logging.getLogger("robotable.server")
@@ -189,7 +189,8 @@ def _rating_json(rating: Any) -> dict[str, float]:
 
 
 def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str, Any]]:
-    """A game's rated entries, best first by ``ordinal = mu - 3 sigma``."""
+    """A game's rated entries, best first by ``ordinal = mu - 3 sigma``; a bot's entry also carries its
+    level's arena rating (``level_rating``, levels.py), the rating shown beside its name."""
     ordinal = (ratings_table.c.mu - 3 * ratings_table.c.sigma).label("ordinal")
     query = (
         select(ratings_table, ordinal)
@@ -211,6 +212,7 @@ def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str,
             "ordinal": r.ordinal,
             "games": r.games,
             "wins": r.wins,
+            "level_rating": levels.rating_of(game, r.entry) if r.kind == "bot" else None,  # the arena's
         }
         for i, r in enumerate(rows)
     ]

@@ -132,6 +132,9 @@ class SeatOut(BaseModel):
     name: str
     difficulty: str | None = None
     agent: str | None = Field(default=None, description="the agent that actually plays a bot seat")
+    level_rating: dict[str, Any] | None = Field(
+        default=None, description="that agent's arena rating in this game: rating (mu - 3 sigma), mu, sigma, games"
+    )
     handed_to_bot: bool = False
     connected: bool = False
     account: str | None = Field(default=None, description="the id of the account that plays this seat")

@@ -1004,6 +1004,7 @@ class TableManager:
                     "name": s.name,
                     "difficulty": s.difficulty if playing_bot else None,
                     "agent": bots.effective_agent(s.difficulty) if playing_bot else None,
+                    "level_rating": bots.level_rating(row.game, s.difficulty) if playing_bot else None,
                     "handed_to_bot": s.handed_to_bot,
                     "connected": s.seat in connected,
                     "account": s.account_id,
