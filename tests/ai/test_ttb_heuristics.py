@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from robotable import games
-from robotable.ai import Decision, ISMCTSAgent, make_agent
+from robotable.ai import Decision, ISMCTSAgent, heuristics, ismcts, make_agent
 from robotable.ai.heuristics import twin_tin_bots as ttb
 from robotable.core import Match, Rng
-from robotable.games.twin_tin_bots import Pass, Tile, ZapOrder
+from robotable.games.twin_tin_bots import Pass, Place, Remove, Swap, Tile, ZapOrder
 from robotable.games.twin_tin_bots.positions import complete
 
 GAME = games.load("twin-tin-bots")
@@ -122,8 +125,9 @@ def test_the_game_sets_its_own_search_budgets():
     agent._bind("twin-tin-bots")
     assert agent.iterations == ttb.LEVELS["hard"]["iterations"]
     assert agent.rollout_depth == ttb.LEVELS["hard"]["rollout_depth"]
-    agent._bind("tf22-reload")  # another game: the shared levels again
-    assert agent.iterations == 700
+    agent._bind("tf22-reload")  # another game: its levels again
+    tf22 = {**ismcts.LEVELS["hard"], **getattr(heuristics.for_game("tf22-reload"), "LEVELS", {}).get("hard", {})}
+    assert agent.iterations == tf22["iterations"]
     assert make_agent("ismcts:easy", seed=1).act(state, seat) in state.legal_actions(seat)
 
 
@@ -202,3 +206,69 @@ def test_after_a_steal_the_robot_drives_away_instead_of_being_robbed_back():
         assert sim.rcargo[0] == 3  # stolen
         sim.apply(1, Pass())  # yellow's programs run as they stand
         assert sim.rcargo[0] == 3 and sim.rcargo[2] == 0
+
+
+# -- search: one change per program as it runs -------------------------------------------------------
+
+
+def _effective(prog, robot):
+    lo = robot * 3
+    return tuple(t for t in prog[lo : lo + 3] if t >= 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 40))
+def test_prune_keeps_one_change_per_program_as_it_runs(seed, moves):
+    state = GAME.start(2, seed=seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        if state.is_over():
+            return
+        seat = state.to_act()[0]
+        state.apply(seat, ttb.rollout(state, seat, state.legal_actions(seat), rng))
+    if state.is_over():
+        return
+    seat = state.to_act()[0]
+    legal = state.legal_actions(seat)
+    kept = ttb.prune(state, seat, legal)
+    assert kept and all(a in legal for a in kept)
+
+    def runs_as(a):
+        after = ttb.changed_program(state.programs[state.active], a)
+        if after is None or not isinstance(a, Place | Swap | Remove):
+            return a  # kept as itself
+        k = ttb._robot_of(a)
+        return (k, _effective(after, k))
+
+    kept_keys = [runs_as(a) for a in kept]
+    assert len(set(kept_keys)) == len(kept_keys)  # no two kept changes run the same
+    assert {runs_as(a) for a in legal} == set(kept_keys)  # every program a change leads to is still reachable
+
+
+def test_the_first_turn_offers_each_tile_once_per_robot():
+    state = GAME.start(2, seed=3)
+    seat = state.to_act()[0]
+    kept = ttb.prune(state, seat, state.legal_actions(seat))
+    places = [(a.slot // 3, a.tile) for a in kept if isinstance(a, Place)]
+    assert len(places) == len(set(places)) == len(kept)
+    assert len(kept) < len(state.legal_actions(seat))
+
+
+def test_search_values_a_robot_on_its_way_above_one_its_program_leaves_in_place():
+    # Red B, empty, 3 orders from the pink crystal with `Forward 1x` (it is on its way), against red B a
+    # hex nearer whose program (Turn Left, Turn Right) leaves it where it stands: that one fetches
+    # nothing before a programming change, and red's other robot may need the turn's change.
+    def red_b(hex_, program):
+        return position(
+            turn_order=["yellow", "red"],
+            robots={
+                "red": [{"hex": [2, 0], "facing": "E", "cargo": None}, {"hex": hex_, "facing": "SE", "cargo": None}]
+            }
+            | YELLOW_START,
+            crystals=[{"hex": [-2, 3], "crystal": "pink"}],
+            programs={"red": ["turn_left", None, None, *program], "yellow": ["turn_left", None, None] * 2},
+        )
+
+    on_its_way = red_b([-1, 0], ["forward_1", None, None])
+    standing = red_b([-1, 1], ["turn_left", "turn_right", None])
+    assert ttb.evaluate(on_its_way)[0] > ttb.evaluate(standing)[0]

@@ -101,6 +101,9 @@ FETCH = 0.7
 #: Orders added to a carrier's way home when its own program left it on the same hex: it needs a
 #: programming change (one a turn for both robots) before it moves again.
 IDLE_ORDERS = 3
+#: Orders added to an empty robot's way to any crystal when its own program left it on the same hex
+#: (a program of Zaps, turns or nothing): it fetches nothing before a programming change.
+IDLE_EMPTY_ORDERS = 2
 #: Chance that an opponent's empty robot needing 0, 1 or 2 orders to face a carrier steals its crystal
 #: before the carrier moves again (it may change one slot of its program to do it).
 STEAL_RISK = (0.5, 0.3, 0.12)
@@ -271,6 +274,8 @@ class Table:
         self.late = 0.5 if st.end_phase and st.countdown <= 1 else 1.0
         self.keep = 1.0 if st.end_phase else KEEP
         self.safe = (0.0,) * rp
+        #: orders added to an idle empty robot's fetching (search's evaluator only: see :func:`evaluate`)
+        self.idle_empty = 0
         self.order = st.order
         # the race for the track's next crystal: what it is worth to each colour from the centre
         self.centre = self.nav.index[CENTRE]
@@ -409,16 +414,17 @@ def _robots_worth(
             cost = home_cost[s] + (IDLE_ORDERS if idle else 0)
             total += (1.0 - risk) * tb.carried(v, cost)
             continue
+        extra = tb.idle_empty if idle else 0
         scores: dict[Hex, float] = {}
         for h, cv in ground.items():
-            cost = tb.nav.table(h)[s]
+            cost = tb.nav.table(h)[s] + extra
             if cost < FAR:
                 scores[h] = FETCH * tb.carried(cv, home_dist[index[h]]) * GAMMA**cost
         for o in range(tb.nrob):
             ov = rcargo[o]
             if ov and tb.team[o // tb.rp] != tb.team[c] and not tb.anti_theft[o]:
                 h = rhex[o]
-                cost = tb.nav.table(h)[s]
+                cost = tb.nav.table(h)[s] + extra
                 if cost < FAR:
                     scores[h] = 0.5 * FETCH * tb.carried(ov, home_dist[index[h]]) * GAMMA**cost
         empty_scores.append(scores)
@@ -541,7 +547,9 @@ class Sim:
                     moved = self.op(tb, r, op, prog)
                     if not moved and tile in O.CHAINED_STEPS:
                         break
-            if cargo and self.rcargo[r] and self.rhex[r] == start and tb.home_cost_at(r, self) >= before:
+            if self.rhex[r] == start and (
+                (cargo and self.rcargo[r] and tb.home_cost_at(r, self) >= before) or not (cargo or self.rcargo[r])
+            ):
                 self.idle.add(r)
             else:
                 self.idle.discard(r)
@@ -781,11 +789,9 @@ def _projected(sim: TtbState, seat: int, tb: Table, before: TtbState) -> float:
     colour = before.active
     start = Sim(sim)
     for r in range(colour * tb.rp, (colour + 1) * tb.rp):
-        if (
-            before.rcargo[r]
-            and sim.rcargo[r]
-            and sim.rhex[r] == before.rhex[r]
-            and tb.home_cost_at(r, sim) >= tb.home_cost_at(r, before)
+        if sim.rhex[r] == before.rhex[r] and (
+            (before.rcargo[r] and sim.rcargo[r] and tb.home_cost_at(r, sim) >= tb.home_cost_at(r, before))
+            or not (before.rcargo[r] or sim.rcargo[r])
         ):
             start.idle.add(r)
     return projection(tb, start, sim.programs, colour, seat, sim.programs[colour])
@@ -964,6 +970,35 @@ def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Actio
     return legal[rng.randrange(len(legal))]
 
 
+def prune(state: State, seat: int, legal: Sequence[Action]) -> list[Action]:
+    """One change per program it leads to, as the robots run it: empty slots are skipped, so placing a
+    tile on any empty slot after the same tiles (or on either robot's slot in a first turn) is one
+    choice, and search spends its samples on choices that differ (the first listed is kept)."""
+    st: TtbState = state  # type: ignore[assignment]
+    if st.phase != CHANGE:
+        return list(legal)
+    prog = st.programs[st.active]
+    out: list[Action] = []
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    for a in legal:
+        t = type(a)
+        if t is Place:
+            k = a.slot // SLOTS_PER_ROBOT  # type: ignore[attr-defined]
+            p = prog[k * SLOTS_PER_ROBOT : k * SLOTS_PER_ROBOT + SLOTS_PER_ROBOT]
+            p[a.slot - k * SLOTS_PER_ROBOT] = int(a.tile)  # type: ignore[attr-defined]
+        elif t is Swap or t is Remove:
+            k = _robot_of(a)  # type: ignore[assignment]
+            p = (program_after(prog, a) or prog)[k * SLOTS_PER_ROBOT : k * SLOTS_PER_ROBOT + SLOTS_PER_ROBOT]
+        else:
+            out.append(a)
+            continue
+        key = (k, tuple(x for x in p if x >= 0))
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
 def evaluate(state: State) -> list[float]:
     """Expected rewards from expected points, half now and half after every colour's programs run once
     more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison (2
@@ -971,6 +1006,7 @@ def evaluate(state: State) -> list[float]:
     after the run, a carrier its program left on the same hex is idle."""
     st: TtbState = state  # type: ignore[assignment]
     tb = Table(st)
+    tb.idle_empty = IDLE_EMPTY_ORDERS
     delivered = [sum(d) for d in st.delivered]
     order = st.order
     first = st.turn if st.phase == CHANGE else st.turn + 1
