@@ -43,10 +43,12 @@ from .components import (
     TORSOS,
     BonusTile,
     Requirement,
+    Torso,
     opposite,
     rotate_side,
 )
 from .geometry import Measures, Robot, assemble, measure, meets
+from .part_tables import ONE_PORT, TURNS
 from .sale import sale_breakdown
 
 if TYPE_CHECKING:
@@ -176,17 +178,38 @@ def _cached(
 
 
 def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer | _AnyBuyer) -> bool:
-    """A quick necessary condition: a usable head and base, and enough tiles to close every torso port
-    (each end closes one; a connector closing a loop at most as many as it has ports)."""
+    """A quick necessary condition: a usable head and base, enough tiles to close every torso port
+    (each end closes one; a connector closing a loop at most as many as it has ports), and the turns a
+    loop needs when there are fewer one-port tiles than torso ports (:func:`loop_turns_missing`)."""
     head = base = False
-    closing = 0
+    closing = ones = turns = 0
     for p in hand:
         key = buyer.keys[p]
         if key is not None:
             closing += len(key[5])
             head = head or key[0] == "head"
             base = base or key[0] == "base"
-    return head and base and closing >= len(TORSOS[torso].ports)
+            ones += ONE_PORT[p]
+            turns += TURNS[p]
+    t = TORSOS[torso]
+    return head and base and closing >= len(t.ports) and not loop_turns_missing(t, ones, turns)
+
+
+def loop_turns_missing(torso: Torso, one_port_tiles: int, turning_tiles: int) -> bool:
+    """Whether a finished robot would need a loop of tiles that the hand cannot turn.
+
+    In a finished robot every port meets a port, so with the torso's P ports, e one-port tiles and
+    connectors of n ports, twice the links count P + e + sum(n), and a connected robot with L loops has
+    e = P + sum(n - 2) - 2L: with fewer one-port tiles than torso ports (e < P) some loop is needed. A loop
+    on the grid is a closed path of cells that turns at least 4 times, each turn on a torso cell or on a
+    tile with ports on two adjacent sides (an elbow, a splitter; never an extender).
+
+    >>> from robotable.games.robots_on_the_line.components import TORSOS
+    >>> four = next(t for t in TORSOS if len(t.ports) == 4 and len(t.cells) == 1)
+    >>> loop_turns_missing(four, 2, 2), loop_turns_missing(four, 2, 3), loop_turns_missing(four, 4, 0)
+    (True, False, False)
+    """
+    return one_port_tiles < len(torso.ports) and turning_tiles + len(torso.cells) < 4
 
 
 class _AnyBuyer:
@@ -423,6 +446,8 @@ class _Search:
             return True
         if not any(s.head for s in self.ends) or not any(s.base for s in self.ends):
             return True
+        if "two_heads" in self.kinds and sum(s.count for s in self.ends if s.head) < 2:
+            return True  # exactly two heads, and fewer than two in hand
         for kind in ("extender", "splitter", "elbow"):
             if kind in self.kinds and not any(s.kind == kind and s.count for s in self.connectors):
                 return True
