@@ -122,6 +122,18 @@ export function levelName(difficulty) {
   return has(key) ? t(key) : difficulty;
 }
 
+/** A bot level's name with its arena rating in one game ("ISMCTS hard, rated 31"), as a chess site shows
+ * its engine levels; just the name when the level has no rating there (`rating`: a `level_rating` of the
+ * API, {rating, mu, sigma, games}, or null). */
+export function ratedLevelName(difficulty, rating) {
+  return rating ? t("app:difficulty.rated", { level: levelName(difficulty), rating: rating.rating }) : levelName(difficulty);
+}
+
+/** What a level's rating is, for a tooltip: the rating, μ, σ and the games between bots it comes from. */
+export function ratingTitle(rating) {
+  return rating ? t("app:difficulty.rated_title", rating) : "";
+}
+
 /** A refusal's params as the text shows them: a message `{key, params, text}` (a part, a colour, a buyer:
  * the server sends names as catalogue keys, docs/i18n.md) in this language, a list of them joined by
  * `app:list.separator`; numbers come already counted as people count them (seats and places from 1). */

@@ -1,7 +1,7 @@
 // A game's leaderboard: people and bots (with their level), best first by mu - 3 sigma.
 
 import { api, el } from "/static/js/api.js";
-import { gameName, loadAllNamespaces, t } from "/static/js/i18n.js";
+import { gameName, loadAllNamespaces, ratedLevelName, ratingTitle, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names
 
@@ -31,7 +31,7 @@ async function main() {
       "tr",
       { class: e.kind === "bot" ? "bot-entry" : "", dataset: { entry: e.entry } },
       el("td", { class: "num" }, e.rank),
-      el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, t("app:leaderboard.bot")), " ", e.name]),
+      el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, t("app:leaderboard.bot")), " ", el("span", { class: "bot-level", title: ratingTitle(e.level_rating) || undefined }, ratedLevelName(e.entry, e.level_rating))]),
       el("td", { class: "num" }, e.ordinal.toFixed(1)),
       el("td", { class: "num" }, e.mu.toFixed(1)),
       el("td", { class: "num" }, e.sigma.toFixed(2)),

@@ -5,7 +5,7 @@ import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, mySeats, rendererFor, setCurrentAccount, toast } from "/static/js/api.js";
 import { clockFields } from "/static/js/clockform.js";
 import { clockLabel, waitingForPlayers } from "/static/js/turn.js";
-import { gameName, has, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
+import { gameName, has, levelName, loadAllNamespaces, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // every game's name and option labels
 
@@ -17,8 +17,13 @@ function game() {
   return state.games.find((g) => g.id === $("game-select").value);
 }
 
+/** A level's rating in the chosen game (arena games between the bots), or null. */
+function levelRating(d) {
+  return (d.ratings || {})[$("game-select").value] || null;
+}
+
 function difficultyLabel(d) {
-  return d.available ? levelName(d.difficulty) : t("app:lobby.difficulty_unavailable", { difficulty: levelName(d.difficulty), agent: levelName(d.agent) });
+  return d.available ? ratedLevelName(d.difficulty, levelRating(d)) : t("app:lobby.difficulty_unavailable", { difficulty: levelName(d.difficulty), agent: levelName(d.agent) });
 }
 
 /** An option's label and description in this language (the game's catalogue), else its name and hint. */
@@ -108,7 +113,7 @@ function renderSeats() {
     const difficulty = el(
       "select",
       { name: "difficulty", "aria-label": t("app:lobby.seat_difficulty", { n: i + 1 }) },
-      state.difficulties.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === prev.difficulty }, difficultyLabel(d))),
+      state.difficulties.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === prev.difficulty, title: ratingTitle(levelRating(d)) || undefined }, difficultyLabel(d))),
     );
     const name = el("input", { name: "name", type: "text", maxlength: 40, placeholder: t("app:lobby.player_n", { n: i + 1 }), value: prev.name, "aria-label": t("app:lobby.seat_name", { n: i + 1 }) });
     const row = el("div", { class: "seat-row", dataset: { seat: i } }, el("span", { class: "seat-no" }, t("app:seat.name", { n: i + 1 })), kind, difficulty, name);
@@ -204,7 +209,7 @@ function seatBadge(seat) {
   const cls = seat.kind === "bot" || seat.handed_to_bot ? "bot" : seat.kind;
   let bot = "";
   if (seat.kind === "bot" || seat.handed_to_bot) {
-    bot = ` · ${t("app:lobby.bot_badge", { agent: levelName(seat.agent) })}`;
+    bot = ` · ${t("app:lobby.bot_badge", { agent: ratedLevelName(seat.agent, seat.level_rating) })}`;
     if (seat.agent !== seat.difficulty) bot += ` (${t("app:lobby.bot_asked", { difficulty: levelName(seat.difficulty) })})`;
   }
   const on = seat.connected ? el("span", { class: "online-dot", title: t("app:lobby.online"), "aria-label": t("app:lobby.online") }, " ●") : null;

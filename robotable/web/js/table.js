@@ -4,7 +4,7 @@
 
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
-import { errorText, gameName, levelName, seatName, t } from "/static/js/i18n.js";
+import { errorText, gameName, levelName, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls, waitingForPlayers } from "/static/js/turn.js";
 
@@ -266,7 +266,8 @@ function renderSide() {
       const tags = [];
       if (isBot) {
         const asked = { difficulty: levelName(s.difficulty), agent: levelName(s.agent) };
-        tags.push(el("span", { class: "tag bot" }, t("app:table.bot_tag", { agent: asked.agent })));
+        const rated = ratedLevelName(s.agent, s.level_rating); // "ISMCTS hard, rated 31": the level's arena rating here
+        tags.push(el("span", { class: "tag bot", title: ratingTitle(s.level_rating) || undefined }, t("app:table.bot_tag", { agent: rated })));
         if (s.agent !== s.difficulty) tags.push(el("span", { class: "tag warn", title: t("app:table.bot_unavailable", asked) }, t("app:table.bot_asked", asked)));
       }
       if (s.kind === "open") tags.push(el("span", { class: "tag" }, t("app:table.open_seat")));
@@ -280,7 +281,7 @@ function renderSide() {
         const level = el(
           "select",
           { class: "small hand-level", id: `hand-level-${s.seat}`, "aria-label": t("app:table.hand_level") },
-          page.levels.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === chosen }, levelName(d.difficulty))),
+          page.levels.map((d) => el("option", { value: d.difficulty, selected: d.difficulty === chosen }, ratedLevelName(d.difficulty, (d.ratings || {})[table.game]))),
         );
         buttons.push(level, el("button", { type: "button", class: "small", dataset: { handOver: s.seat }, onclick: () => handToBot(s.seat, level.value || null) }, t("app:table.hand_to_bot")));
       }
