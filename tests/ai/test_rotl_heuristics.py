@@ -17,6 +17,7 @@ from robotable.games.robots_on_the_line import (
     TakePart,
 )
 from robotable.games.robots_on_the_line.components import PART_IDS, REQUIREMENT_IDS, TORSO_IDS
+from robotable.games.robots_on_the_line.line import EMPTY as pid_empty
 from robotable.games.robots_on_the_line.line import pid
 
 GAME = games.load("robots-on-the-line")
@@ -142,3 +143,35 @@ def test_search_keeps_at_most_the_heuristics_switch_flip():
                 assert kept_flips == [choice]
             state.apply(seat, choice)
     assert pruned_some
+
+
+def _hand_for_evaluation(state, seat: int) -> None:
+    """Seat ``seat`` holds a torso and a head (a robot 2+ parts away); the other seat the same head only."""
+    state.torso[seat] = TORSO_IDS["torso-07"]
+    for s in range(state.num_players):
+        state.hands[s] = parts("head-01")
+        state.money[s] = 10
+
+
+def test_evaluate_counts_a_robot_only_while_there_are_turns_to_finish_it():
+    """Early on, a torso with a head is worth more than the head alone; with no parts left to come, an
+    unfinished robot is worth nothing more than its parts (fails on the old evaluator, which counted
+    the potential whatever the time left)."""
+    early = GAME.start(2, seed=5)
+    _hand_for_evaluation(early, 0)
+    assert rotl.turns_left(early, 0) > 3
+    assert rotl.evaluate(early)[0] > 0.5
+    late = early.clone()
+    late.draw = [[], []]
+    late.lines = [[pid_empty] * len(line) for line in late.lines]
+    assert rotl.turns_left(late, 0) == 0
+    assert rotl.evaluate(late)[0] == 0.5
+
+
+def test_turns_left_shares_the_coming_parts_among_the_seats():
+    state = GAME.start(3, seed=6)
+    coming = sum(len(d) for d in state.draw) + sum(1 for line in state.lines for p in line if p >= 0)
+    total = sum(rotl.turns_left(state, seat) for seat in range(3))
+    assert total == coming // 2
+    state.robots[1] = 3  # a sale may end the game
+    assert all(rotl.turns_left(state, seat) <= 2 for seat in range(3))

@@ -363,12 +363,18 @@ def _buyer_worth(
     return _sale_estimate(hand, torso, buyer, reqs, bonus) * DECAY**miss, miss
 
 
-def potential(hand: Sequence[int], torso: int, buyers: Buyers) -> float:
-    """What the hand and torso are worth toward the best buyer (0 without a torso or a buyer)."""
+def potential(hand: Sequence[int], torso: int, buyers: Buyers, horizon: int | None = None) -> float:
+    """What the hand and torso are worth toward the best buyer (0 without a torso or a buyer); with a
+    ``horizon``, only buyers the hand lacks at most that many parts for count (one part a turn)."""
     if torso < 0 or not buyers:
         return 0.0
     key = tuple(sorted(hand))
-    return max(_buyer_worth(key, torso, b, reqs, bonus)[0] for b, reqs, bonus in buyers)
+    best = 0.0
+    for b, reqs, bonus in buyers:
+        worth, miss = _buyer_worth(key, torso, b, reqs, bonus)
+        if (horizon is None or miss <= horizon) and worth > best:
+            best = worth
+    return best
 
 
 def hand_value(table: Table, hand: Sequence[int], torso: int) -> float:
@@ -769,12 +775,24 @@ def _rollout_take(s: Any, take: list[TakePart], need: set[str], rng: Rng) -> Tak
     return best
 
 
+def turns_left(state: Any, seat: int) -> int:
+    """The turns ``seat`` can still count on: the parts still to come down the lines (draw piles and
+    lines, two a turn) shared among the seats, and no more than two once a sale may end the game (a
+    seat holds three robots)."""
+    coming = sum(len(d) for d in state.draw) + sum(1 for line in state.lines for p in line if p != L.EMPTY)
+    turns = (coming // 2 + state.num_players - 1 - (seat - state.turn) % state.num_players) // state.num_players
+    if max(state.robots) >= ROBOTS_TO_END - 1:
+        turns = min(turns, 2)
+    return max(0, turns)
+
+
 def _worth(state: Any, seat: int, buyers: Buyers) -> float:
-    """Money, plus the hand at Bargain Hunter prices, plus a share of its potential."""
+    """Money, plus the hand at Bargain Hunter prices, plus a share of its potential toward the buyers
+    the seat can still finish a robot for before the game ends (one part a turn)."""
     hand = state.hands[seat]
     torso = state.torso[seat]
     liquid = sum(hunter_price(p, state.featured) for p in hand)
-    pot = potential(hand, torso, buyers) if torso >= 0 else 0.0
+    pot = potential(hand, torso, buyers, turns_left(state, seat)) if torso >= 0 else 0.0
     # parts keep their full Bargain Hunter price, so selling one to him is neutral and only a robot's
     # potential beyond that is a gamble (counted at 0.6)
     return state.money[seat] + 0.6 * pot + liquid  # a magnet's price is its penalty
