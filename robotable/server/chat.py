@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 
 from .accounts import Account, get_account
 from .auth import RateLimits
-from .errors import ApiError, Forbidden, NotFound, Unauthorized
-from .people_tables import chat_table, mutes_table
+from .errors import ApiError, Forbidden, NotFound, Unauthorized, quoted
+from .people_tables import accounts_table, chat_table, mutes_table
 from .storage import Storage, now
 
 MAX_CHARS = 500
@@ -45,17 +45,27 @@ def check_text(text: str) -> str:
     return text
 
 
-def line_json(row: Any) -> dict[str, Any]:
-    """A stored line as clients get it."""
+def line_json(row: Any, username: str | None, guest: bool) -> dict[str, Any]:
+    """A stored line as clients get it, with who wrote it beyond the display name (which anyone can take):
+    the account's ``username`` (unique) or, for a guest, ``guest: true`` and ``tag``, a stable short tag
+    of the account id (pages show "guest #tag")."""
     stamp = row["created_at"]
     return {
         "idx": row["idx"],
         "seat": row["seat"],
         "account": row["account_id"],
         "name": row["name"],
+        "username": username,
+        "guest": guest,
+        "tag": tag_of(row["account_id"]),
         "text": row["text"],
         "at": stamp.isoformat(),
     }
+
+
+def tag_of(account_id: str | None) -> str:
+    """A short stable tag of an account (the first 6 characters of its random id)."""
+    return (account_id or "")[:6]
 
 
 def history(storage: Storage, table_id: str, limit: int = HISTORY) -> list[dict[str, Any]]:
@@ -63,7 +73,8 @@ def history(storage: Storage, table_id: str, limit: int = HISTORY) -> list[dict[
     with storage.read() as conn:
         rows = (
             conn.execute(
-                select(chat_table)
+                select(chat_table, accounts_table.c.username, accounts_table.c.password_hash)
+                .outerjoin(accounts_table, accounts_table.c.id == chat_table.c.account_id)
                 .where(chat_table.c.table_id == table_id)
                 .order_by(chat_table.c.idx.desc())
                 .limit(limit)
@@ -71,7 +82,7 @@ def history(storage: Storage, table_id: str, limit: int = HISTORY) -> list[dict[
             .mappings()
             .all()
         )
-    return [line_json(r) for r in reversed(rows)]
+    return [line_json(r, r["username"], r["password_hash"] is None) for r in reversed(rows)]
 
 
 def store_line(storage: Storage, table_id: str, seat: int, account: Account, text: str) -> dict[str, Any]:
@@ -92,7 +103,7 @@ def store_line(storage: Storage, table_id: str, seat: int, account: Account, tex
                     "created_at": now(),
                 }
                 conn.execute(insert(chat_table).values(**row))
-            return line_json(row)
+            return line_json(row, account.username, account.is_guest)
         except IntegrityError:
             continue
     raise ApiError("the chat is busy; send it again")
@@ -133,7 +144,7 @@ def mute(storage: Storage, account: Account, other_id: str) -> None:
     if other_id == account.id:
         raise ApiError("you cannot mute yourself")
     if get_account(storage, other_id) is None:
-        raise NotFound(f"no account {other_id!r}")
+        raise NotFound(f"no account {quoted(other_id)}")
     try:
         with storage.transaction() as conn:
             conn.execute(insert(mutes_table).values(account_id=account.id, muted_id=other_id, created_at=now()))

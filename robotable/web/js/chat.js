@@ -75,6 +75,14 @@ async function setMute(accountId, on) {
   }
 }
 
+/** Who wrote a line: the display name (anyone can take it), linked to the profile, then what no one else
+ * can take: the account's unique @username, or "(guest)" and a stable tag of the account. All text nodes. */
+function author(line) {
+  const who = line.username ? `@${line.username}` : `${t("app:account.guest_suffix").trim()} #${line.tag || ""}`;
+  const name = line.account ? el("a", { class: "chat-name", href: `/profile/${encodeURIComponent(line.account)}` }, line.name) : el("span", { class: "chat-name" }, line.name);
+  return el("span", { class: "chat-author" }, name, " ", el("span", { class: "chat-who small muted" }, who), ": ");
+}
+
 function draw() {
   const mine = chat.account ? chat.account.id : null;
   const items = [...chat.lines.values()]
@@ -85,7 +93,7 @@ function draw() {
         mine && line.account && line.account !== mine
           ? el("button", { type: "button", class: "small link-button chat-mute", title: t("app:chat.hide", { name: line.name }), dataset: { mute: line.account }, onclick: () => setMute(line.account, true) }, t("app:chat.mute"))
           : null;
-      return el("li", { class: "chat-line", dataset: { idx: line.idx, account: line.account || "" } }, el("span", { class: "chat-name" }, `${line.name}:`), el("span", { class: "chat-text" }, line.text), " ", mute);
+      return el("li", { class: "chat-line", dataset: { idx: line.idx, account: line.account || "" } }, author(line), el("span", { class: "chat-text" }, line.text), " ", mute);
     });
   const follow = chat.list.scrollHeight - chat.list.scrollTop - chat.list.clientHeight < 40;
   // nothing shown: say whether lines are hidden (from muted players) or there are none at all
