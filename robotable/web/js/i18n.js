@@ -118,8 +118,11 @@ export function seatName(name) {
 
 /** A bot level's name ("ISMCTS hard" for "ismcts:hard"), from the catalogue when it has one. */
 export function levelName(difficulty) {
-  const key = `app:difficulty.${difficulty}`;
-  return has(key) ? t(key) : difficulty;
+  // a level's spec holds a colon (ismcts:hard) that i18next would read as a namespace separator
+  // ("app:difficulty.ismcts:hard" looked up difficulty.ismcts.hard): the namespace is given apart
+  const key = `difficulty.${difficulty}`;
+  const where = { ns: "app", nsSeparator: false };
+  return i18next.exists(key, where) ? i18next.t(key, where) : difficulty;
 }
 
 /** A bot level's name with its arena rating in one game ("ISMCTS hard, rated 31"), as a chess site shows
