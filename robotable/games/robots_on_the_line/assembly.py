@@ -139,7 +139,9 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
     hand = tuple(s.hands[p])
     sales = memo[2].get((hand, torso))
     if sales is None:
-        sales = memo[2][hand, torso] = _robot_sales(hand, torso, memo[1])
+        # (most hands cannot end a robot for any buyer: that is told before the buyers are looked up)
+        sales = _robot_sales(hand, torso, memo[1]) if _may_end(hand, torso, _ANY_BUYER) else ()
+        memo[2][hand, torso] = sales
     return list(sales)
 
 
@@ -297,6 +299,12 @@ class _Buyer:
         return sum(self.bit.get(i, 0) for i in icons)
 
 
+#: The parts placed in a robot (connectors and ends; not batteries nor magnets), and whether each part
+#: counts as an antenna.
+_PLACED = tuple(p for p in PARTS if p.kind in CONNECTORS + ENDS)
+_ANTENNA = tuple(p.antenna for p in PARTS)
+
+
 @functools.lru_cache(maxsize=1024)
 def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
     rq = [REQUIREMENTS[r] for r in reqs]
@@ -307,19 +315,22 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
     long_arm = max((r.min_tiles for r in rq if r.kind == "long_arm"), default=0)
     icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
     bit = {icon: 1 << k for k, icon in enumerate(icons)}
-    keys: list[tuple[Any, ...] | None] = []
-    for part in PARTS:
-        usable = part.kind in CONNECTORS + ENDS
-        usable = usable and not ("no_wheels" in kinds and part.wheels)
-        usable = usable and not (eye_target >= 0 and part.eyes > eye_target)
-        usable = usable and not (hand_target >= 0 and part.hands > hand_target)
-        if not usable:
-            keys.append(None)
+    keys: list[tuple[Any, ...] | None] = [None] * len(PARTS)  # None: a part that cannot be used
+    no_wheels = "no_wheels" in kinds
+    count_hands = bool(kinds & {"hands", "symmetry"})
+    arms = bool(wide or long_arm)
+    for part in _PLACED:
+        if (
+            (no_wheels and part.wheels)
+            or (eye_target >= 0 and part.eyes > eye_target)
+            or (hand_target >= 0 and part.hands > hand_target)
+        ):
             continue
         eyes = part.eyes if eye_target >= 0 else 0
-        hands = part.hands if kinds & {"hands", "symmetry"} else 0
-        antenna = part.antenna if (wide or long_arm) else False
-        keys.append((part.kind, eyes, hands, sum(bit.get(i, 0) for i in part.icons), antenna, part.ports))
+        hands = part.hands if count_hands else 0
+        antenna = _ANTENNA[part.index] if arms else False
+        bits = sum(bit.get(i, 0) for i in part.icons) if bit else 0
+        keys[part.index] = (part.kind, eyes, hands, bits, antenna, part.ports)
     return _Buyer(
         kinds=kinds,
         eye_target=eye_target,

@@ -102,6 +102,7 @@ class RotlState(State):
         "junk",
         "junk_trades",
         "lines",
+        "listed",
         "maint",
         "maint_discard",
         "money",
@@ -166,6 +167,8 @@ class RotlState(State):
         self.end_reason = ""
         # the assembly helper's sales by (hand, torso) for the buyers still buying (see robot_sales)
         self.sales_memo: tuple[list[int], Any, dict[Any, Any]] | None = None
+        # the seat and the actions of the last legal_actions, until an action is applied (see apply)
+        self.listed: tuple[int, tuple[Action, ...]] | None = None
 
     # -- money and hands -------------------------------------------------------------------------------
 
@@ -224,6 +227,11 @@ class RotlState(State):
         return [p for p in trade.offering(self) if p not in waiting]
 
     def legal_actions(self, player: int) -> list[Action]:
+        actions = self._legal_actions(player)
+        self.listed = (player, tuple(actions))
+        return actions
+
+    def _legal_actions(self, player: int) -> list[Action]:
         if player not in self.to_act():
             return trade.offer_actions(self, player) if player in range(self.num_players) else []
         actions: list[Action] = []
@@ -316,7 +324,18 @@ class RotlState(State):
             )
         return None
 
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``player``, checked; an action this state itself listed in its last
+        ``legal_actions`` for ``player`` (the very object, nothing applied since) is known legal and is
+        not checked again. The state changes only through ``apply`` and ``apply_legal``: code that edits
+        its fields directly (tests building a position) does so before asking for legal actions."""
+        listed = self.listed
+        if listed is not None and type(player) is int and player == listed[0] and id(action) in map(id, listed[1]):
+            return self.apply_legal(player, action)
+        return super().apply(player, action)
+
     def apply_legal(self, player: int, action: Action) -> list[Event]:
+        self.listed = None
         events: list[Event] = []
         RULES[type(action)].apply(self, player, action, events)
         if type(action) not in _KEEP_OFFERS:
@@ -386,6 +405,7 @@ class RotlState(State):
         new.phase = self.phase
         new.end_reason = self.end_reason
         new.sales_memo = self.sales_memo  # answers that depend only on their key: shared
+        new.listed = None
         return new
 
     def determinize(self, player: int, rng: Rng) -> RotlState:
