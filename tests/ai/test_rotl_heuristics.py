@@ -116,9 +116,22 @@ def test_rollout_and_model_return_legal_actions_and_evaluate_is_a_reward():
 
 def test_levels_override_every_difficulty():
     assert set(rotl.LEVELS) == {"easy", "medium", "hard"}
-    known = {"iterations", "rollout_depth", "model_opponents", "root_width", "guide_bias", "model_rollouts"}
+    known = {
+        "iterations",
+        "seconds",
+        "max_wall",
+        "rollout_depth",
+        "model_opponents",
+        "root_width",
+        "guide_bias",
+        "model_rollouts",
+    }
     for params in rotl.LEVELS.values():
-        assert {"iterations", "rollout_depth", "model_opponents"} <= set(params) <= known
+        assert {"iterations", "seconds", "rollout_depth", "model_opponents"} <= set(params) <= known
+    # a level that thinks longer is not given fewer iterations for it
+    order = [rotl.LEVELS[name] for name in ("easy", "medium", "hard")]
+    assert [p["seconds"] for p in order] == sorted(p["seconds"] for p in order)
+    assert [p["iterations"] for p in order] == sorted(p["iterations"] for p in order)
 
 
 def test_search_keeps_at_most_the_heuristics_switch_flip():
