@@ -1,0 +1,157 @@
+"""The engine's fast paths give what the plain computation gives (issue 29 item 6).
+
+- the assembly helper's early refusal of hands that would need a loop they cannot turn
+  (``loop_turns_missing``) never refuses a hand the full search sells;
+- the helper's per-buyer part table equals the rule written out part by part;
+- ``apply`` trusting an action the state just listed leaves the same state and events as the checked
+  path, and an action not listed (another seat's, an equal copy, one listed before a move) is checked.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from robotable.core import IllegalAction, NotYourTurn, Rng
+from robotable.games.robots_on_the_line import GAME, EndTurn
+from robotable.games.robots_on_the_line import assembly as helper
+from robotable.games.robots_on_the_line.components import (
+    BONUS_TILES,
+    CONNECTORS,
+    ENDS,
+    PARTS,
+    REQUIREMENTS,
+    TORSOS,
+)
+from robotable.games.robots_on_the_line.part_tables import ONE_PORT, TURNS
+
+ONE_PORT_PARTS = [p.index for p in PARTS if len(p.ports) == 1]
+CONNECTOR_PARTS = [p.index for p in PARTS if p.kind in CONNECTORS]
+OTHER_PARTS = [p.index for p in PARTS if p.kind not in CONNECTORS + ENDS]
+
+
+@st.composite
+def loop_hands(draw):
+    """A torso, and a hand with few one-port tiles for its ports (the hands that need a loop)."""
+    torso = draw(st.integers(0, len(TORSOS) - 1))
+    ports = len(TORSOS[torso].ports)
+    ones = draw(st.lists(st.sampled_from(ONE_PORT_PARTS), min_size=2, max_size=max(2, ports), unique=True))
+    connectors = draw(st.lists(st.sampled_from(CONNECTOR_PARTS), min_size=0, max_size=5, unique=True))
+    others = draw(st.lists(st.sampled_from(OTHER_PARTS), max_size=2, unique=True))
+    reqs = draw(st.lists(st.integers(0, len(REQUIREMENTS) - 1), max_size=2, unique=True))
+    return torso, tuple(sorted(ones + connectors + others)), tuple(reqs)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(loop_hands())
+def test_the_quick_refusals_never_refuse_a_hand_the_full_search_sells(case):
+    torso, hand, reqs = case
+    if helper._may_end(hand, torso, helper._buyer(reqs, ())):
+        return
+    run = helper._Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, helper.NODE_LIMIT)
+    assert run.run() is None
+
+
+def test_the_loop_refusal_refuses_some_hands_and_not_others():
+    """(the property above is not vacuous: hands that need a loop are refused when they cannot turn one)"""
+    ones, elbows = ONE_PORT_PARTS[:2], [p.index for p in PARTS if p.kind == "elbow"]
+    outcomes = set()
+    for torso in TORSOS:
+        for turning in (elbows[:1], elbows[:3]):
+            hand = ones + turning
+            outcomes.add(helper.loop_turns_missing(torso, sum(ONE_PORT[p] for p in hand), sum(TURNS[p] for p in hand)))
+    assert outcomes == {True, False}
+
+
+def plain_keys(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> list:
+    """The helper's per-part table written out part by part (what ``_buyer`` computes faster)."""
+    rq = [REQUIREMENTS[r] for r in reqs]
+    kinds = {r.kind for r in rq}
+    eye_target = next((r.eyes for r in rq if r.kind == "eyes"), -1)
+    hand_target = next((r.count for r in rq if r.kind == "hands"), -1)
+    arms = any(r.kind in ("wide", "long_arm") and r.min_tiles for r in rq)
+    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
+    bit = {icon: 1 << k for k, icon in enumerate(icons)}
+    keys = []
+    for part in PARTS:
+        usable = part.kind in CONNECTORS + ENDS
+        usable = usable and not ("no_wheels" in kinds and part.wheels)
+        usable = usable and not (eye_target >= 0 and part.eyes > eye_target)
+        usable = usable and not (hand_target >= 0 and part.hands > hand_target)
+        if not usable:
+            keys.append(None)
+            continue
+        keys.append(
+            (
+                part.kind,
+                part.eyes if eye_target >= 0 else 0,
+                part.hands if kinds & {"hands", "symmetry"} else 0,
+                sum(bit.get(i, 0) for i in part.icons),
+                part.antenna if arms else False,
+                part.ports,
+            )
+        )
+    return keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, len(REQUIREMENTS) - 1), max_size=3, unique=True),
+    st.lists(st.integers(0, len(BONUS_TILES) - 1), max_size=3, unique=True),
+)
+def test_the_buyer_part_table_is_the_rule_part_by_part(reqs, bonuses):
+    assert list(helper._buyer(tuple(reqs), tuple(bonuses)).keys) == plain_keys(tuple(reqs), tuple(bonuses))
+
+
+def _checked_copy(state):
+    """A copy that remembers no listed actions: ``apply`` checks everything on it."""
+    copy = state.clone()
+    assert copy.listed is None
+    return copy
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
+def test_trusted_apply_matches_the_checked_path(seed, players):
+    state = GAME.start(players, seed=seed)
+    rng = Rng(seed)
+    for _ in range(150):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        action = legal[rng.randrange(len(legal))]
+        checked = _checked_copy(state)
+        events = state.apply(seat, action)
+        assert [e.to_json() for e in checked.apply(seat, action)] == [e.to_json() for e in events]
+        assert checked.to_json() == state.to_json()
+
+
+def test_an_action_listed_for_one_seat_is_checked_for_another():
+    state = GAME.start(2, seed=3)
+    listed = state.legal_actions(0)
+    end = next(a for a in listed if isinstance(a, EndTurn))
+    with pytest.raises((NotYourTurn, IllegalAction)):  # seat 1 may only make offers now
+        state.apply(1, end)
+
+
+def test_an_action_listed_before_a_move_is_checked_again():
+    state = GAME.start(2, seed=3)
+    listed = state.legal_actions(0)
+    take = next(a for a in listed if a.type == "take_part")
+    other = next(a for a in listed if a.type == "take_part" and a != take)
+    state.apply(0, take)
+    with pytest.raises(IllegalAction):  # one part per turn: the second take is refused
+        state.apply(0, other)
+
+
+def test_an_equal_action_that_was_not_listed_is_checked():
+    state = GAME.start(2, seed=3)
+    listed = state.legal_actions(0)
+    take = next(a for a in listed if a.type == "take_part")
+    copy = type(take)(take.line, take.space)
+    assert copy == take and copy is not take
+    state.acquired = True  # a position edited by hand after listing: the copy is checked against it
+    with pytest.raises(IllegalAction):
+        state.apply(0, copy)
