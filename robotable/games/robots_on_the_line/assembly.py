@@ -303,6 +303,10 @@ class _Buyer:
 #: counts as an antenna.
 _PLACED = tuple(p for p in PARTS if p.kind in CONNECTORS + ENDS)
 _ANTENNA = tuple(p.antenna for p in PARTS)
+#: The parts showing each icon.
+_WITH_ICON: dict[str, tuple[int, ...]] = {
+    icon: tuple(p.index for p in PARTS if icon in p.icons) for icon in sorted({i for p in PARTS for i in p.icons})
+}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -319,6 +323,10 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
     no_wheels = "no_wheels" in kinds
     count_hands = bool(kinds & {"hands", "symmetry"})
     arms = bool(wide or long_arm)
+    bits_of = [0] * len(PARTS)  # the bonus icons each part shows, as bits
+    for icon, b in bit.items():
+        for index in _WITH_ICON.get(icon, ()):
+            bits_of[index] += b
     for part in _PLACED:
         if (
             (no_wheels and part.wheels)
@@ -329,8 +337,7 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
         eyes = part.eyes if eye_target >= 0 else 0
         hands = part.hands if count_hands else 0
         antenna = _ANTENNA[part.index] if arms else False
-        bits = sum(bit.get(i, 0) for i in part.icons) if bit else 0
-        keys[part.index] = (part.kind, eyes, hands, bits, antenna, part.ports)
+        keys[part.index] = (part.kind, eyes, hands, bits_of[part.index], antenna, part.ports)
     return _Buyer(
         kinds=kinds,
         eye_target=eye_target,
@@ -367,6 +374,18 @@ def _subset_sum(values: list[int], target: int, size: int) -> bool:
     """
     sizes = subset_sizes(values, target)
     return bool(sizes) and (not size or size in sizes)
+
+
+@functools.cache
+def _around(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The cells beyond each side of ``cell`` (N, E, S, W)."""
+    return tuple((cell[0] + dx, cell[1] + dy) for dx, dy in STEP)  # type: ignore[return-value]
+
+
+@functools.cache
+def _facing(port: tuple[Cell, int]) -> Cell:
+    """The cell a port ``(cell, side)`` faces."""
+    return _around(port[0])[port[1]]
 
 
 class _Stop(Exception):
@@ -521,7 +540,7 @@ class _Search:
         if (
             target not in self.reserved
             and not self._too_many(len(open_ports), self.k - used)
-            and not any((c[0] + STEP[s][0], c[1] + STEP[s][1]) == target for c, s in rest)
+            and target not in map(_facing, rest)
             and (not self.symmetry or self._mirror_ok(target, ""))
         ):
             self.slots.append((target, opposite(side), pink, arm))
@@ -600,16 +619,15 @@ class _Search:
         """Open ports after a connector goes on ``target``, or None if a port would face a portless side.
 
         A port facing another tile's open port closes it: the robot gets a loop."""
+        occ, reserved = self.occ, self.reserved
         new_open = dict(rest)
-        for q in range(4):
-            nb = (target[0] + STEP[q][0], target[1] + STEP[q][1])
-            has = q in ports
-            if nb in self.occ:
-                if has != ((q + 2) % 4 in self.occ[nb]):
+        for q, nb in enumerate(_around(target)):
+            if nb in occ:
+                if (q in ports) != ((q + 2) % 4 in occ[nb]):
                     return None  # a port facing a portless side
                 new_open.pop((nb, (q + 2) % 4), None)  # the source port, or another one closed by a loop
-            elif has:
-                if nb in self.reserved:
+            elif q in ports:
+                if nb in reserved:
                     return None
                 new_open[(target, q)] = (ports[q], arm)
         return new_open
