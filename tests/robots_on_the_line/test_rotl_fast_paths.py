@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 from robotable.core import IllegalAction, NotYourTurn, Rng
 from robotable.games.robots_on_the_line import GAME, EndTurn
 from robotable.games.robots_on_the_line import assembly as helper
+from robotable.games.robots_on_the_line import line as line_rules
 from robotable.games.robots_on_the_line.components import (
     BONUS_TILES,
     CONNECTORS,
     ENDS,
+    MAGNETS,
     PARTS,
     REQUIREMENTS,
     TORSOS,
@@ -155,3 +157,28 @@ def test_an_equal_action_that_was_not_listed_is_checked():
     state.acquired = True  # a position edited by hand after listing: the copy is checked against it
     with pytest.raises(IllegalAction):
         state.apply(0, copy)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.just(line_rules.EMPTY),
+            st.integers(0, len(PARTS) - 1),
+            st.sampled_from(sorted(MAGNETS)),
+        ),
+        min_size=6,
+        max_size=6,
+    ),
+    st.lists(st.booleans(), min_size=2, max_size=2),
+)
+def test_take_actions_from_space_kinds_equal_those_from_the_parts(parts, switches):
+    """``take_actions`` looks a line up by the kind of each space (empty, part, magnet): the same units
+    and the same first ON space as the line's own parts give."""
+    kinds = tuple(line_rules._SPACE_KIND[x] for x in parts)
+    plain = []
+    for unit in line_rules.magnet_units(parts):
+        space = next((sp for sp in unit if switches[line_rules.section(sp)]), 0)
+        if space:
+            plain.append(line_rules.TakePart(1, space))
+    assert list(line_rules._takes(1, kinds, tuple(switches))) == plain

@@ -161,13 +161,21 @@ def take_actions(s: RotlState) -> list[TakePart]:
     """One ``take_part`` per magnet unit with a space on an ON section (its first such space)."""
     actions: list[TakePart] = []
     for line in range(LINES):
-        actions += _takes(line, tuple(s.lines[line]), tuple(s.switches[line]))
+        actions += _takes(line, tuple(map(_SPACE_KIND.__getitem__, s.lines[line])), tuple(s.switches[line]))
     return actions
 
 
+#: What the units of a line depend on, per space: 0 empty, 1 a part, 2 a magnet (see ``_takes``).
+_SPACE_KIND: dict[int, int] = {EMPTY: 0, **{p.index: 2 if p.index in MAGNETS else 1 for p in PARTS}}
+#: A line entry of each of those kinds: empty, a part that is not a magnet, a magnet.
+_OF_KIND = (EMPTY, min(p.index for p in PARTS if p.index not in MAGNETS), min(MAGNETS))
+
+
 @functools.lru_cache(maxsize=4096)
-def _takes(line: int, parts: tuple[int, ...], switches: tuple[bool, ...]) -> tuple[TakePart, ...]:
-    """``take_actions`` of one line with these parts and switches."""
+def _takes(line: int, kinds: tuple[int, ...], switches: tuple[bool, ...]) -> tuple[TakePart, ...]:
+    """``take_actions`` of one line whose spaces hold these kinds (``_SPACE_KIND``: magnet units
+    depend only on which spaces are empty and which hold magnets) with these switches."""
+    parts = [_OF_KIND[k] for k in kinds]
     actions = []
     for unit in magnet_units(parts):
         space = next((sp for sp in unit if switches[section(sp)]), 0)
