@@ -198,3 +198,24 @@ def test_a_file_that_is_not_json_or_not_there_is_refused_clearly(tmp_path):
 def test_a_game_without_a_learned_model_is_refused():
     with pytest.raises(BadInput, match="no learned value model for 'robots-on-the-line'"):
         lv.value_evaluator("robots-on-the-line")
+
+
+def test_the_fit_keeps_the_listed_weights_nonnegative():
+    np = pytest.importorskip("numpy")
+    from robotable.ai.learn import train
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(400, 3)), rng.normal(size=(400, 3))
+    y = ((a[:, 0] - b[:, 0]) < 0).astype(float)  # more of feature 0 loses: a confounded resource
+    data = train.Pairs(a, b, y, np.full(400, 2))
+    free = train.fit(data, hidden=0, steps=200, seed=1)
+    kept = train.fit(data, hidden=0, steps=200, seed=1, nonneg=[0])
+    assert free["linear"][0] < -0.5  # the data do teach a negative weight...
+    assert kept["linear"][0] == 0.0  # ...which the constraint refuses
+
+
+def test_every_tf22_feature_is_something_a_seat_wants_more_of():
+    assert frozenset(features.NAMES) == features.NONNEGATIVE
+    model = lv.load_weights(GAME)
+    for players, weights in model.models.items():
+        assert all(w >= 0 for w in weights.linear), players

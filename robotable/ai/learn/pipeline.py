@@ -22,7 +22,7 @@ from . import selfplay, train
 
 #: Defaults of a run (the shipped weights' command is in their ``training.command``).
 EPSILON = 0.1
-HIDDEN = 8
+HIDDEN = 0
 STEPS = 800
 HOLD_OUT = 0.1
 
@@ -70,11 +70,13 @@ def run(
         fit_data = train.pairs(data[:-held], len(module.NAMES))
         test_data = train.pairs(data[-held:], len(module.NAMES))
         say(f"{n} players: {len(fit_data.y)} training pairs, {len(test_data.y)} held out; fitting")
+        nonneg = [i for i, name in enumerate(module.NAMES) if name in getattr(module, "NONNEGATIVE", ())]
         params = train.fit(
             fit_data,
             hidden=hidden,
             steps=steps,
             seed=seed,
+            nonneg=nonneg,
             progress=lambda k, loss: say(f"  step {k}: loss {loss:.4f}"),
         )
         weights = train.rounded(params)
@@ -143,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=_ints, default=[1000], help="self-play games per table size, e.g. 3000,300")
     parser.add_argument("--seed", type=int, default=0, help="seeds the games and the model's start")
     parser.add_argument("--epsilon", type=float, default=EPSILON, help="chance of a random move in self-play")
-    parser.add_argument("--hidden", type=int, default=HIDDEN, help="hidden tanh units (0: logistic regression)")
+    parser.add_argument("--hidden", type=int, default=HIDDEN, help="hidden tanh units (default 0: logistic regression)")
     parser.add_argument("--steps", type=int, default=STEPS, help="full-batch Adam steps")
     parser.add_argument("--workers", type=int, default=1, help="local self-play processes")
     parser.add_argument(

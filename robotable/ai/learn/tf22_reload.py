@@ -55,6 +55,14 @@ NAMES: tuple[str, ...] = (
     "prize_x_best_card",  # the battle's prize (revealed faces + container) times the seat's highest card, / 28
 )
 
+#: Features whose linear weight may not be negative: each is something a seat is better off having more of
+#: (points, cards, chipcards, containers...). Fitted freely, self-play's outcomes give some of them
+#: negative weights by confounding (a seat that took its discards back with R holds more cards because it
+#: was losing battles), and search then spends cards and chipcards for nothing: the unconstrained model
+#: lost 32 of 100 games as medium's evaluator, the constrained one won 23.5 of 40 on another seed, with
+#: the same held-out loss (docs/ai.md).
+NONNEGATIVE: frozenset[str] = frozenset(NAMES)
+
 
 def features(state: State) -> list[list[float]]:
     """One row of :data:`NAMES` per seat for a TF22 state (not over), relative to the other seats."""

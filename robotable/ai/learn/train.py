@@ -83,9 +83,11 @@ def fit(
     seed: int = 0,
     l2: float = 1e-4,
     lr: float = 0.02,
+    nonneg: Sequence[int] = (),
     progress: Callable[[int, float], None] | None = None,
 ) -> dict[str, Any]:
-    """The fitted weights (numpy arrays: ``linear``, ``hidden``, ``bias``, ``out``)."""
+    """The fitted weights (numpy arrays: ``linear``, ``hidden``, ``bias``, ``out``); the linear weights of
+    the features ``nonneg`` (their indexes) are kept >= 0 (projected after every step)."""
     import numpy as np
 
     width = data.a.shape[1]
@@ -119,6 +121,9 @@ def fit(
             v *= beta2
             v += (1 - beta2) * grad * grad
             params[key] -= lr * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + eps)
+        if len(nonneg):
+            index = list(nonneg)
+            params["linear"][index] = np.maximum(params["linear"][index], 0.0)
         if progress is not None and (step % 100 == 0 or step == steps):
             progress(step, log_loss(p, data.y))
     return params
