@@ -182,3 +182,23 @@ def test_take_actions_from_space_kinds_equal_those_from_the_parts(parts, switche
         if space:
             plain.append(line_rules.TakePart(1, space))
     assert list(line_rules._takes(1, kinds, tuple(switches))) == plain
+
+
+class _SearchEverything(helper._Search):
+    """The helper's search without its refusal of hopeless hands."""
+
+    def _hopeless(self) -> bool:
+        return False
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.integers(0, len(PARTS) - 1), min_size=3, max_size=9, unique=True),
+    st.integers(0, len(TORSOS) - 1),
+    st.lists(st.integers(0, len(REQUIREMENTS) - 1), max_size=2, unique=True),
+)
+def test_a_hopeless_hand_is_one_the_full_search_sells_nothing_from(hand, torso, reqs):
+    hand = tuple(sorted(hand))
+    if not helper.hopeless(hand, helper._buyer(tuple(reqs), ())):
+        return
+    assert _SearchEverything(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, 20_000).run() is None

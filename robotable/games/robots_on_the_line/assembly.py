@@ -36,6 +36,7 @@ from .components import (
     BUYERS,
     CONNECTORS,
     ENDS,
+    MAGNETS,
     PARTS,
     PINK_PAIR,
     REQUIREMENTS,
@@ -172,7 +173,8 @@ def _robot_sales(
 def _cached(
     hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
 ) -> Answer:
-    if torso < 0 or not _may_end(hand, torso, _buyer(reqs, bonuses)):
+    buyer = _buyer(reqs, bonuses)
+    if torso < 0 or not _may_end(hand, torso, buyer) or hopeless(hand, buyer):
         return Answer(None, True)
     run = _Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit)
     found = run.run()
@@ -292,6 +294,8 @@ class _Buyer:
     bit: dict[str, int]
     bonus_bits: list[tuple[int, int]]
     requirement_bonus: int
+    #: two requirement tiles asking different exact counts (eyes, hands, magnets): no robot meets both
+    contradictory: bool
     #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
     keys: tuple[tuple[Any, ...] | None, ...]
 
@@ -350,6 +354,10 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
         bit=bit,
         bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
         requirement_bonus=sum(r.bonus for r in rq),
+        contradictory=any(
+            len({getattr(r, field) for r in rq if r.kind == kind}) > 1
+            for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
+        ),
         keys=tuple(keys),
     )
 
@@ -388,6 +396,47 @@ def _facing(port: tuple[Cell, int]) -> Cell:
     return _around(port[0])[port[1]]
 
 
+def hopeless(hand: Sequence[int], buyer: _Buyer) -> bool:
+    """Whether the parts of ``hand`` cannot meet the buyer's requirements, whatever their layout: two
+    contradictory exact counts; too few magnets to hand over; no usable head or base; fewer than two heads
+    for "exactly two heads"; no connector of a kind asked for; no choice of heads with the eyes asked for
+    (two of them for two heads), nor of hands with the hands asked for; fewer than two arm ends (hands,
+    antennas) for a width, none for a long arm."""
+    if buyer.contradictory:
+        return True
+    magnets = bases = enders = 0
+    head_eyes: list[int] = []
+    hand_counts: list[int] = []
+    connectors: set[str] = set()
+    for p in hand:
+        magnets += p in MAGNETS
+        key = buyer.keys[p]
+        if key is None:
+            continue
+        kind, eyes, hands, _, antenna, ports = key
+        if kind not in ENDS or len(ports) != 1:
+            connectors.add(kind)
+            continue
+        if kind == "head":
+            head_eyes.append(eyes)
+        elif kind == "base":
+            bases += 1
+        elif kind == "hand":
+            hand_counts.append(hands)
+        enders += kind == "hand" or antenna
+    kinds = buyer.kinds
+    two_heads = "two_heads" in kinds
+    if magnets < buyer.magnets_needed or not head_eyes or not bases or (two_heads and len(head_eyes) < 2):
+        return True
+    if any(kind in kinds and kind not in connectors for kind in ("extender", "splitter", "elbow")):
+        return True
+    if buyer.eye_target >= 0 and not _subset_sum(head_eyes, buyer.eye_target, 2 if two_heads else 0):
+        return True
+    if buyer.hand_target > 0 and not _subset_sum(hand_counts, buyer.hand_target, 0):
+        return True
+    return (buyer.wide > 1 and enders < 2) or (bool(buyer.long_arm) and not enders)
+
+
 class _Stop(Exception):
     """The best conceivable sale is found, or the node limit is reached."""
 
@@ -409,6 +458,7 @@ class _Search:
         pay: int,
         limit: int,
     ) -> None:
+        self.hand = hand
         self.torso = TORSOS[torso]
         self.reqs = reqs
         self.bonuses = bonuses
@@ -469,27 +519,7 @@ class _Search:
 
     def _hopeless(self) -> bool:
         """Whether the hand's parts cannot meet the buyer's requirements, whatever their layout."""
-        for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count")):
-            if len({getattr(r, field) for r in self.reqs if r.kind == kind}) > 1:
-                return True  # two different exact counts: no robot meets both
-        if len(self.magnets) < self.magnets_needed:
-            return True
-        if not any(s.head for s in self.ends) or not any(s.base for s in self.ends):
-            return True
-        if "two_heads" in self.kinds and sum(s.count for s in self.ends if s.head) < 2:
-            return True  # exactly two heads, and fewer than two in hand
-        for kind in ("extender", "splitter", "elbow"):
-            if kind in self.kinds and not any(s.kind == kind and s.count for s in self.connectors):
-                return True
-        heads = [s.eyes for s in self.ends if s.head for _ in range(s.count)]
-        if self.eye_target >= 0 and not _subset_sum(heads, self.eye_target, 2 if "two_heads" in self.kinds else 0):
-            return True
-        hands = [s.hands for s in self.ends if s.kind == "hand" for _ in range(s.count)]
-        if self.hand_target > 0 and not _subset_sum(hands, self.hand_target, 0):
-            return True
-        if self.wide > 1 and sum(s.count for s in self.ends if s.ender) < 2:
-            return True
-        return bool(self.long_arm) and not any(s.ender for s in self.ends)
+        return hopeless(self.hand, self.buyer)
 
     def run(self) -> Assembly | None:
         if self._hopeless():
