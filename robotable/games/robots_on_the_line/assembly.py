@@ -196,30 +196,40 @@ def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer | _AnyBuyer) -> bo
             ones += ONE_PORT[p]
             turns += TURNS[p]
     t = TORSOS[torso]
-    return head and base and closing >= len(t.ports) and not loop_turns_missing(t, ones, turns)
+    return head and base and closing >= len(t.ports) and not loop_turns_missing(t, ones, turns, buyer.extra_ports)
 
 
-def loop_turns_missing(torso: Torso, one_port_tiles: int, turning_tiles: int) -> bool:
+def loop_turns_missing(torso: Torso, one_port_tiles: int, turning_tiles: int, extra_ports: int = 0) -> bool:
     """Whether a finished robot would need a loop of tiles that the hand cannot turn.
 
     In a finished robot every port meets a port, so with the torso's P ports, e one-port tiles and
     connectors of n ports, twice the links count P + e + sum(n), and a connected robot with L loops has
-    e = P + sum(n - 2) - 2L: with fewer one-port tiles than torso ports (e < P) some loop is needed. A loop
-    on the grid is a closed path of cells that turns at least 4 times, each turn on a torso cell or on a
-    tile with ports on two adjacent sides (an elbow, a splitter; never an extender).
+    e = P + sum(n - 2) - 2L. The connectors the buyer asks for bring at least ``extra_ports`` to sum(n - 2)
+    (a splitter one), so with fewer one-port tiles than P plus those some loop is needed. A loop on the
+    grid is a closed path of cells that turns at least 4 times, each turn on a torso cell or on a tile
+    with ports on two adjacent sides (an elbow, a splitter; never an extender).
 
     >>> from robotable.games.robots_on_the_line.components import TORSOS
     >>> four = next(t for t in TORSOS if len(t.ports) == 4 and len(t.cells) == 1)
     >>> loop_turns_missing(four, 2, 2), loop_turns_missing(four, 2, 3), loop_turns_missing(four, 4, 0)
     (True, False, False)
+    >>> loop_turns_missing(four, 4, 2), loop_turns_missing(four, 4, 2, extra_ports=1)
+    (False, True)
     """
-    return one_port_tiles < len(torso.ports) and turning_tiles + len(torso.cells) < 4
+    return one_port_tiles < len(torso.ports) + extra_ports and turning_tiles + len(torso.cells) < 4
+
+
+def extra_ports(kinds: frozenset[str]) -> int:
+    """What the connectors a buyer asks for (an extender, a splitter, an elbow) bring at least to the
+    sum of (ports - 2) over a robot's connectors: each kind asked for is on the robot at least once."""
+    return sum(_FEWEST_PORTS[kind] - 2 for kind in CONNECTORS if kind in kinds)
 
 
 class _AnyBuyer:
     """The parts some buyer may use (every placed part): for a test that holds for every buyer at once."""
 
     keys = tuple((p.kind, 0, 0, 0, False, p.ports) if p.kind in CONNECTORS + ENDS else None for p in PARTS)
+    extra_ports = 0
 
 
 _ANY_BUYER = _AnyBuyer()
@@ -296,6 +306,8 @@ class _Buyer:
     requirement_bonus: int
     #: two requirement tiles asking different exact counts (eyes, hands, magnets): no robot meets both
     contradictory: bool
+    #: what the connectors asked for bring at least to the sum of (ports - 2) (see :func:`extra_ports`)
+    extra_ports: int
     #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
     keys: tuple[tuple[Any, ...] | None, ...]
 
@@ -307,6 +319,8 @@ class _Buyer:
 #: counts as an antenna.
 _PLACED = tuple(p for p in PARTS if p.kind in CONNECTORS + ENDS)
 _ANTENNA = tuple(p.antenna for p in PARTS)
+#: The fewest ports a connector of each kind has.
+_FEWEST_PORTS = {kind: min(len(p.ports) for p in PARTS if p.kind == kind) for kind in CONNECTORS}
 #: The parts showing each icon.
 _WITH_ICON: dict[str, tuple[int, ...]] = {
     icon: tuple(p.index for p in PARTS if icon in p.icons) for icon in sorted({i for p in PARTS for i in p.icons})
@@ -354,6 +368,7 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
         bit=bit,
         bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
         requirement_bonus=sum(r.bonus for r in rq),
+        extra_ports=extra_ports(kinds),
         contradictory=any(
             len({getattr(r, field) for r in rq if r.kind == kind}) > 1
             for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
