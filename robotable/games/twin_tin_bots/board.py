@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .hexgrid import Hex, board_hexes
+from .move_tables import MoveTables, move_tables
 
 #: What stands on a hex, as ``(kind, reference)``.
 ROBOT, GROUND, BLOB_THING = 0, 1, 2
@@ -25,7 +26,7 @@ Thing = tuple[int, Any]
 class Board:
     """The arena, the Bases, Rocks, Teleporters and Mud (shared by every copy of a state)."""
 
-    __slots__ = ("base_at", "bases", "hexes", "mud", "radius", "rocks", "tele", "teleporters")
+    __slots__ = ("base_at", "bases", "hexes", "mud", "radius", "rocks", "tables", "tele", "teleporters")
 
     def __init__(
         self,
@@ -46,6 +47,8 @@ class Board:
             self.tele[a] = b
             self.tele[b] = a
         self.mud: frozenset[Hex] = frozenset(mud)
+        #: Where steps and pulses go from each hex (for the compiled program run).
+        self.tables: MoveTables = move_tables(radius, self.bases, self.rocks, tuple(sorted(self.tele)))
 
     def solid(self, h: Hex) -> bool:
         """Off the board, a Base or a Rock: nothing can enter or be pushed there."""

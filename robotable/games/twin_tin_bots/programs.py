@@ -9,9 +9,7 @@ colour's first turn is one placement on each robot. Each change has a check and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from robotable.core import Action, Event, reason
@@ -29,6 +27,7 @@ from .components import (
     slot_name,
     tile_name,
 )
+from .events import place_event
 from .phases import CHANGE
 
 if TYPE_CHECKING:
@@ -80,6 +79,17 @@ def tile_counts(programs: list[int], specials: list[int], dm_used: bool) -> list
     return counts
 
 
+def _tiles_in_hand(programs: list[int], specials: list[int]) -> tuple[int, ...]:
+    """The kinds of tile in hand that can be placed (:func:`tile_counts` > 0, Double Modification
+    never), in tile order."""
+    counts = [*_OWNED_DM_USED, 0]  # (an empty slot, -1, counts off the extra last entry)
+    for t in specials:
+        counts[t] = 1
+    for t in programs:
+        counts[t] -= 1
+    return tuple(compress(_ALL_TILES, counts))
+
+
 def hand(programs: list[int], specials: list[int], dm_used: bool) -> dict[int, int]:
     """The tiles in a colour's hand and how many of each (see :func:`tile_counts`)."""
     counts = tile_counts(programs, specials, dm_used)
@@ -102,48 +112,73 @@ def legal_changes(st: TtbState) -> list[Action]:
     (on the first turn: only placements on robots whose program is still empty)."""
     c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
-    counts = tile_counts(prog, st.specials[c], True)  # Double Modification is never placed
-    in_hand = list(compress(_ALL_TILES, counts))
-    pick = _picker(in_hand)
-    first = st.first_turn_placements(c) > 0
-    actions: list[Action] = []
-    if not first:
-        actions.append(_PASS)
-        if not st.dm_used[c]:
-            actions.append(_DOUBLE)
+    in_hand = _tiles_in_hand(prog, st.specials[c])
+    places = _PLACEMENTS.get(in_hand) or _new_placements(in_hand)
+    first = not st.first_done[c] and st.first_turn_placements(c) > 0
+    if first:
+        actions: list[Action] = []
+    else:
+        actions = [_PASS] if st.dm_used[c] else [_PASS, _DOUBLE]
     for k in range(st.robots_per):
         lo = k * SLOTS_PER_ROBOT
         if first and max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
             continue
         for s in range(lo, lo + SLOTS_PER_ROBOT):
             held = prog[s]
-            if held >= 0 and counts[held] > 0:  # the tile already there is not placed again
-                at = len(actions)
-                actions += pick(_PLACE[s])
-                del actions[at + in_hand.index(held)]
-            else:
-                actions += pick(_PLACE[s])
+            row = places[s].get(held)
+            if row is None:  # every tile in hand on slot s, but the one already there
+                row = places[s][held] = tuple(_PLACE[s][t] for t in in_hand if t != held)
+            actions += row
     if not first:
         actions += _rearrangements(prog, st.robots_per)
     return actions
 
 
-def _picker(tiles: list[int]) -> Callable[[Sequence[Action]], Sequence[Action]]:
-    """A fast ``lambda row: [row[t] for t in tiles]``."""
-    if len(tiles) > 1:
-        return itemgetter(*tiles)
-    return lambda row: [row[t] for t in tiles]
+#: The placements of each hand (the tiles in it, in tile order), filled on first use: per slot, by the
+#: tile already on the slot (-1: none), the Place actions of every tile in hand but that one.
+_PLACEMENTS: dict[tuple[int, ...], list[dict[int, tuple[Action, ...]]]] = {}
+
+
+def _new_placements(in_hand: tuple[int, ...]) -> list[dict[int, tuple[Action, ...]]]:
+    if len(_PLACEMENTS) >= 1024:  # (only caps memory)
+        _PLACEMENTS.clear()
+    places: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(BOARD_SLOTS)]
+    _PLACEMENTS[in_hand] = places
+    return places
 
 
 def _rearrangements(prog: list[int], robots: int) -> list[Action]:
-    """Swaps, removals and resets of a programming board."""
-    actions: list[Action] = [swap for a, b, swap in _SWAPS[robots] if prog[a] != prog[b]]
-    actions += [_REMOVE[s] for s in range(robots * SLOTS_PER_ROBOT) if prog[s] >= 0]
-    for k in range(robots):
-        lo = k * SLOTS_PER_ROBOT
-        if max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
-            actions.append(_RESET[k])
-    return actions
+    """Swaps, removals and resets of a programming board: each robot's swaps, then removals, then resets."""
+    a = _SHAPES[0][_SHAPE.get((prog[0], prog[1], prog[2])) or _shape((prog[0], prog[1], prog[2]))]
+    if robots == 1:
+        return [*a[0], *a[1], *a[2]]
+    b = _SHAPES[1][_SHAPE.get((prog[3], prog[4], prog[5])) or _shape((prog[3], prog[4], prog[5]))]
+    return [*a[0], *b[0], *a[1], *b[1], *a[2], *b[2]]
+
+
+def _shape(tiles: tuple[int, int, int]) -> int:
+    """What a robot's rearrangements depend on: which of its slots hold a tile (bits 0-2) and which
+    pairs of slots differ (bits 3-5: slots 0-1, 0-2, 1-2), plus 64 (never 0: ``_SHAPE.get(...) or``)."""
+    pairs = ((0, 1), (0, 2), (1, 2))
+    shape = 64 + sum(1 << i for i in range(3) if tiles[i] >= 0)
+    shape += sum(8 << n for n, (a, b) in enumerate(pairs) if tiles[a] != tiles[b])
+    _SHAPE[tiles] = shape
+    return shape
+
+
+def _rearrangements_of_shape(k: int, shape: int) -> tuple[tuple[Action, ...], ...]:
+    """Robot ``k``'s swaps, removals and reset for a shape (see :func:`_shape`)."""
+    lo = k * SLOTS_PER_ROBOT
+    pairs = ((0, 1), (0, 2), (1, 2))
+    swaps = tuple(Swap(lo + a, lo + b) for n, (a, b) in enumerate(pairs) if shape & (8 << n))
+    removals = tuple(_REMOVE[lo + i] for i in range(3) if shape & (1 << i))
+    return swaps, removals, (_RESET[k],) if removals else ()
+
+
+#: Each robot's program (three tiles) as its shape, filled on first use (ints only: no garbage to
+#: collect), and each robot's rearrangements by shape.
+_SHAPE: dict[tuple[int, int, int], int] = {}
+_SHAPES = tuple(tuple(_rearrangements_of_shape(k, shape) for shape in range(128)) for k in range(2))
 
 
 # -- checks ----------------------------------------------------------------------------------------
@@ -289,15 +324,14 @@ def program_after(prog: list[int], action: Action) -> list[int] | None:
 def place(st: TtbState, action: Place, events: list[Event]) -> None:
     """The tile goes on the slot (a tile already there goes back to hand); a Special Order placed is
     revealed for good."""
-    c = st.active
+    c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
-    tile = int(action.tile)
-    old = prog[action.slot]
-    prog[:] = program_after(prog, action)  # type: ignore[index]
+    slot, tile = action.slot, int(action.tile)
+    old = prog[slot]
+    prog[slot] = tile  # (program_after, in place)
     if tile in _SPECIAL_SET and tile not in st.revealed[c]:
         st.revealed[c].append(tile)
-    data = {"colour": st.colours[c], "slot": action.slot, "tile": TILE_NAMES[tile], "replaced": tile_or_none(old)}
-    events.append(Event("place", data))
+    events.append(place_event[st.colours[c], slot, TILE_NAMES[tile], tile_or_none(old)])
     _change_made(st, events)
 
 

@@ -56,7 +56,7 @@ def run(st: TtbState, events: list[Event]) -> None:
     c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     k, first_slot, op = st.run_at
-    operations = _BY_OP
+    operations = OPERATIONS
     while True:
         rid = c * st.robots_per + k
         name = st.names[rid]
@@ -134,4 +134,5 @@ _OPERATIONS: dict[int, Callable[[TtbState, int, int, list[Event]], bool]] = {
 }
 #: _TURNED[op][facing]: the facing after a turn operation (hexgrid.turn, tabulated)
 _TURNED = {op: tuple(turn(facing, sides) for facing in range(6)) for op, sides in TURNS.items()}
-_BY_OP = tuple(_OPERATIONS[op] for op in range(max(_OPERATIONS) + 1))  # indexed by operation (run's loop)
+#: The rule function of each operation, indexed by operation (the run loops read it).
+OPERATIONS = tuple(_OPERATIONS[op] for op in range(max(_OPERATIONS) + 1))

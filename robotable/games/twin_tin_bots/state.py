@@ -24,7 +24,7 @@ from typing import Any
 from robotable.core import Action, BadInput, Event, Result, Rng, State, reason
 from robotable.core.errors import Message, Messages, name
 
-from . import crystals, game_end, invariants, programs, running, serialize, views, zaps
+from . import compiled, crystals, game_end, invariants, programs, running, serialize, views, zaps
 from .actions import DoubleModification, MoveBlob, Pass, Place, PlaceCrystal, Remove, Reset, Swap, ZapOrder
 from .board import BLOB_THING, GROUND, ROBOT, Board, Thing
 from .components import SLOTS_PER_ROBOT, ZAP_ORDERS, Tile, colour_name, robot_name, tile_name
@@ -290,11 +290,25 @@ class TtbState(State):
             return reason("refusals.blob_direction", "the Blob cannot move {direction}", direction=direction)
         return None
 
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``player``; on any error nothing changes (:meth:`State.apply`: a legal
+        action is recognised here at once, anything else gets the generic checks and their errors)."""
+        entry = DISPATCH.get(type(action))
+        if (
+            entry is None
+            or type(player) is not int
+            or self.phase == OVER
+            or player != self.controller[self.order[self.turn]]
+            or not entry[0](self, action)
+        ):
+            self.check(player, action)
+        return self.apply_legal(player, action)
+
     def apply_legal(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         DISPATCH[type(action)][1](self, action, events)
         if self.phase == RUN:
-            running.run(self, events)
+            compiled.run(self, events)
         return events
 
     def is_over(self) -> bool:
@@ -311,7 +325,7 @@ class TtbState(State):
 
     def run_programs(self, events: list[Event]) -> None:
         """Run the programs from where the run stands until the turn ends or a decision is pending."""
-        running.run(self, events)
+        compiled.run(self, events)
 
     def perform(self, rid: int, op: int, events: list[Event]) -> bool:
         """One elementary operation (:mod:`.orders`) by robot ``rid``; False if a Forward step could not move."""

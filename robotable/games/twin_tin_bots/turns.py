@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
-from .events import turn_start_event
 from .game_end import game_over
 from .movement import stuck_at_turn_start
 from .phases import CHANGE, START
@@ -21,12 +20,13 @@ ATTRITION = "crystal attrition: three game turns after the last crystal entered 
 def start_turn(st: TtbState, events: list[Event]) -> None:
     """The active colour's turn begins with its programming step (two placements on its first turn).
     Mud has no memory: each of the colour's robots that starts its turn in Mud is stuck again."""
-    c = st.active
+    c = st.order[st.turn]  # (st.active)
     st.phase = CHANGE
-    st.changes_left = st.first_turn_placements(c) or 1
+    st.changes_left = 1 if st.first_done[c] else st.first_turn_placements(c) or 1
     st.run_at = START
-    st.stuck = stuck_at_turn_start(st.board, st.rhex, st.stuck, st.robots_of(c))
-    events.append(turn_start_event[st.colours[c], st.round])
+    if st.board.mud or True in st.stuck:  # (else no robot is stuck, nor will be)
+        st.stuck = stuck_at_turn_start(st.board, st.rhex, st.stuck, st.robots_of(c))
+    events.append(Event("turn_start", {"colour": st.colours[c], "round": st.round}))  # (a new round each time)
 
 
 def end_turn(st: TtbState, events: list[Event]) -> None:
