@@ -129,6 +129,11 @@ def test_the_game_sets_its_own_search_budgets():
     tf22 = {**ismcts.LEVELS["hard"], **getattr(heuristics.for_game("tf22-reload"), "LEVELS", {}).get("hard", {})}
     assert agent.iterations == tf22["iterations"]
     assert make_agent("ismcts:easy", seed=1).act(state, seat) in state.legal_actions(seat)
+    # every level gives both budgets, and each level above thinks more than the one below
+    levels = [ttb.LEVELS[name] for name in ("easy", "medium", "hard")]
+    assert all(lv["iterations"] > 0 and lv["seconds"] > 0 for lv in levels)
+    assert [lv["seconds"] for lv in levels] == sorted(lv["seconds"] for lv in levels)
+    assert [lv["iterations"] for lv in levels] == sorted(lv["iterations"] for lv in levels)
 
 
 # -- carriers (issue 29): what a person sees ----------------------------------------------------------
