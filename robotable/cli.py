@@ -244,13 +244,28 @@ def serve(
         str | None,
         typer.Option(help="Where bots think: spawn (a worker process, default), external (robotable worker), inline."),
     ] = None,
+    rate_limit_storage: Annotated[
+        str | None,
+        typer.Option(help="limits storage URI of the rate limits, e.g. redis://127.0.0.1:6379/0 (default: memory)."),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Proxy addresses whose X-Forwarded-For is trusted, comma-separated (default: none)."),
+    ] = None,
 ) -> None:
     """Start the web app (http://127.0.0.1:8000)."""
     try:
         from robotable.server import run
     except ImportError as exc:
         raise fail(f"the web app needs the server extra: pip install 'robotable[server]' ({exc})") from None
-    run(host=host, port=port, database=database, bots=bots)
+    run(
+        host=host,
+        port=port,
+        database=database,
+        bots=bots,
+        rate_limit_storage=rate_limit_storage,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 @app.command()

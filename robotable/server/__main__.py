@@ -38,6 +38,18 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--redis", default=None, help="Redis URL for fan-out between processes (ROBOTABLE_REDIS)")
     parser.add_argument("--redis-prefix", default=None, help="prefix of this app's Redis keys (ROBOTABLE_REDIS_PREFIX)")
+    parser.add_argument(
+        "--rate-limit-storage",
+        default=None,
+        help="`limits` storage URI of the rate limits, e.g. redis://127.0.0.1:6379/0 (ROBOTABLE_RATE_LIMIT_STORAGE; "
+        "default: the --redis URL, else this process's memory)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted, comma-separated "
+        "(ROBOTABLE_FORWARDED_ALLOW_IPS; default: none, the connection's address is the client's)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = redacted(database_url(args.database or os.environ.get("ROBOTABLE_DATABASE")))
@@ -51,8 +63,9 @@ def main(argv: list[str] | None = None) -> None:
         self_url=local_url(args.host, args.port),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        rate_limit_storage=args.rate_limit_storage,
     )
-    serve(app, args.host, args.port)
+    serve(app, args.host, args.port, forwarded_allow_ips=args.forwarded_allow_ips)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from anyio import from_thread
 from fastapi import APIRouter, Request, Response
 from pydantic import Field
 
-from . import accounts, sessions
+from . import accounts, session_end, sessions
 from .auth import (
     SIGN_IN_PER_ADDRESS,
     SIGN_IN_PER_USERNAME,
@@ -22,7 +23,7 @@ from .auth import (
     limits_of,
     storage_of,
 )
-from .errors import ApiError, Unauthorized
+from .errors import ApiError, Forbidden, Unauthorized
 from .schemas import ErrorOut, Strict
 
 router = APIRouter(prefix="/api/account", tags=["account"])
@@ -67,12 +68,30 @@ class Rename(Strict):
     display_name: Name
 
 
-def signed_in(request: Request, response: Response, account: accounts.Account) -> dict[str, Any]:
-    """Start a session for the account (ending the browser's previous one) and answer who it is."""
+def end_sockets(
+    request: Request,
+    account: str,
+    ended: list[str] | None = None,
+    keep: str | None = None,
+    tokens: bool = False,
+    renewed: bool = False,
+) -> None:
+    """Close the websockets of the sessions (and tokens) just ended, on every server process (called from
+    a sync endpoint's worker thread; see session_end.py)."""
+    manager = request.app.state.manager
+    from_thread.run_sync(lambda: session_end.end_everywhere(manager, account, ended, keep, tokens, renewed))
+
+
+def signed_in(request: Request, response: Response, account: accounts.Account, renewed: bool = False) -> dict[str, Any]:
+    """Start a session for the account (ending the browser's previous one, and closing its websockets) and
+    answer who it is. ``renewed``: the same person goes on (a guest got a password): the sockets reconnect."""
     storage = storage_of(request)
     old = request.cookies.get(sessions.COOKIE)
     if old:
+        previous = sessions.find_session(storage, old)
         sessions.end_session(storage, old)
+        if previous is not None:
+            end_sockets(request, previous.account.id, [previous.id_hash], renewed=renewed)
     value, session = sessions.create_session(storage, account)
     sessions.set_cookie(response, request, value)
     return {"account": account.to_json(), "csrf": session.csrf, "via": "session"}
@@ -114,16 +133,18 @@ def guest(request: Request, response: Response, body: Guest) -> dict[str, Any]:
 
 @router.post("/signin", responses=ERRORS)
 def sign_in(request: Request, response: Response, body: SignIn) -> dict[str, Any]:
-    """Sign in with a username and password (attempts are limited per username and per address)."""
+    """Sign in with a username and password (attempts are limited per username and address, and per
+    address: someone else's wrong guesses never lock your right password out)."""
     check_same_origin(request)
     limits = limits_of(request)
     key = body.username.lower()
-    limits.hit(SIGN_IN_PER_ADDRESS, "signin-address", client_address(request), what="sign-in attempts")
-    limits.hit(SIGN_IN_PER_USERNAME, "signin-user", key, what="sign-in attempts for this username")
+    address = client_address(request)
+    limits.hit(SIGN_IN_PER_ADDRESS, "signin-address", address, what="sign-in attempts")
+    limits.hit(SIGN_IN_PER_USERNAME, "signin-user", key, address, what="sign-in attempts for this username")
     account = accounts.verify_sign_in(storage_of(request), body.username, body.password)
     if account is None:
         raise Unauthorized("wrong username or password", code="app:errors.wrong_password")
-    limits.clear(SIGN_IN_PER_USERNAME, "signin-user", key)
+    limits.clear(SIGN_IN_PER_USERNAME, "signin-user", key, address)
     return signed_in(request, response, account)
 
 
@@ -133,31 +154,54 @@ def sign_out(request: Request, response: Response, auth: OptionalAuth) -> dict[s
     value = request.cookies.get(sessions.COOKIE)
     if value and auth is not None and auth.session is not None:
         sessions.end_session(storage_of(request), value)
+        end_sockets(request, auth.account.id, [auth.session.id_hash])
+    sessions.clear_cookie(response, request)
+    return {"account": None}
+
+
+@router.post("/signout-everywhere", responses=ERRORS)
+def sign_out_everywhere(request: Request, response: Response, auth: RequiredAuth) -> dict[str, Any]:
+    """End every session of the account (this one too) and revoke its API token: every device and script
+    is signed out, and their open websockets close."""
+    storage = storage_of(request)
+    sessions.end_other_sessions(storage, auth.account, None)
+    accounts.revoke_api_token(storage, auth.account)
+    end_sockets(request, auth.account.id, None, None, tokens=True)
     sessions.clear_cookie(response, request)
     return {"account": None}
 
 
 @router.post("/password", responses=ERRORS)
-def set_password(request: Request, auth: RequiredAuth, body: SetPassword) -> dict[str, Any]:
+def set_password(request: Request, response: Response, auth: RequiredAuth, body: SetPassword) -> dict[str, Any]:
     """A guest gets a username and password (keeping its seats); an account changes its password.
 
-    Changing a password ends every other session of the account.
+    A guest's session is replaced by a new one (a new cookie: the id it had before is worth nothing).
+    Changing a password ends every other session of the account and revokes its API token; their open
+    websockets close on every server process.
     """
     storage = storage_of(request)
     if auth.account.is_guest:
         if not body.username:
             raise ApiError("choose a username to go with the password")
         account = accounts.set_credentials(storage, auth.account, body.username, body.password)
-    else:
-        if body.current_password is None:
-            raise ApiError("give the current password to change it")
-        limits_of(request).hit(
-            SIGN_IN_PER_USERNAME, "signin-user", (auth.account.username or "").lower(), what="password attempts"
-        )
-        accounts.change_password(storage, auth.account, body.current_password, body.password)
-        sessions.end_other_sessions(storage, auth.account, auth.session.id_hash if auth.session else None)
-        account = auth.account
-    return {"account": account.to_json()}
+        if auth.session is not None:  # the session id rotates with the step from guest to account
+            return {**signed_in(request, response, account, renewed=True), "account": account.to_json()}
+        return {"account": account.to_json()}
+    if body.current_password is None:
+        raise ApiError("give the current password to change it")
+    limits_of(request).hit(
+        SIGN_IN_PER_USERNAME,
+        "signin-user",
+        (auth.account.username or "").lower(),
+        client_address(request),
+        what="password attempts",
+    )
+    accounts.change_password(storage, auth.account, body.current_password, body.password)
+    keep = auth.session.id_hash if auth.session else None
+    sessions.end_other_sessions(storage, auth.account, keep)
+    accounts.revoke_api_token(storage, auth.account)
+    end_sockets(request, auth.account.id, None, keep, tokens=True)
+    return {"account": auth.account.to_json()}
 
 
 @router.post("/name", responses=ERRORS)
@@ -168,8 +212,14 @@ def rename(request: Request, auth: RequiredAuth, body: Rename) -> dict[str, Any]
 
 @router.post("/token", responses=ERRORS)
 def new_token(request: Request, auth: RequiredAuth) -> dict[str, Any]:
-    """A new API token (shown once; the previous one stops working). Send it as ``Authorization: Bearer``."""
+    """A new API token (shown once; the previous one stops working, and its websockets close). Send it as
+    ``Authorization: Bearer``. Only a signed-in page makes tokens: a token cannot make its own successor."""
+    if auth.session is None:
+        raise Forbidden(
+            "an API token cannot make API tokens: make one from a signed-in page", code="app:errors.token_from_token"
+        )
     token = accounts.new_api_token(storage_of(request), auth.account)
+    end_sockets(request, auth.account.id, [], tokens=True)
     return {"token": token, "header": "Authorization: Bearer <token>"}
 
 
@@ -177,4 +227,5 @@ def new_token(request: Request, auth: RequiredAuth) -> dict[str, Any]:
 def revoke_token(request: Request, auth: RequiredAuth) -> dict[str, Any]:
     """The API token stops working."""
     accounts.revoke_api_token(storage_of(request), auth.account)
+    end_sockets(request, auth.account.id, [], tokens=True)
     return {"revoked": True}

@@ -13,6 +13,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -269,6 +270,18 @@ def has_api_token(storage: Storage, account: Account) -> bool:
             select(accounts_table.c.api_token_hash).where(accounts_table.c.id == account.id)
         ).scalar_one_or_none()
     return value is not None
+
+
+def live_tokens(storage: Storage, hashes: Iterable[str]) -> set[str]:
+    """Which of these API token hashes still belong to an account."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return set()
+    with storage.read() as conn:
+        rows = conn.execute(
+            select(accounts_table.c.api_token_hash).where(accounts_table.c.api_token_hash.in_(wanted))
+        ).all()
+    return {r[0] for r in rows}
 
 
 def account_by_api_token(storage: Storage, token: str) -> Account | None:

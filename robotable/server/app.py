@@ -21,17 +21,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bot_api, bots, chat_api, gamedata, i18n_api, invite_api, play_api
+from . import account_api, bot_api, bots, chat_api, gamedata, i18n_api, invite_api, play_api, session_end
 from .accounts import Account
-from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_account
-from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error
+from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_auth
+from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error, quoted
 from .fanout import make_fanout
-from .headers import SecurityHeadersMiddleware
+from .headers import HeadMiddleware, SecurityHeadersMiddleware
 from .hub import Connection
 from .invites import invite_path
 from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
@@ -78,8 +79,9 @@ def create_app(
     ``schema`` puts the tables in a PostgreSQL schema; ``bot_delay`` is the pause before each bot move
     in seconds (default 0.6, or ``ROBOTABLE_BOT_DELAY``). ``allow_positions`` lets ``POST /api/tables``
     take a written start ``position`` (tests and puzzles; default off, or ``ROBOTABLE_ALLOW_POSITIONS=1``).
-    ``rate_limit_storage`` is a ``limits`` storage URI for the sign-in and chat limits (default in memory,
-    or ``ROBOTABLE_RATE_LIMIT_STORAGE``; ``redis://...`` shares them between server processes).
+    ``rate_limit_storage`` is a ``limits`` storage URI for every rate limit (sign-in, accounts, chat, new
+    tables, websockets opened; or ``ROBOTABLE_RATE_LIMIT_STORAGE``; default: the ``redis`` URL when there is
+    one, so every process of a cluster shares the counts, else process memory).
     ``bots_mode`` is where bots think (``inline``, ``spawn``, ``external``, or ``ROBOTABLE_BOTS``; see
     bot_api.py), and ``self_url`` the address a spawned worker submits its moves to.
     ``redis`` (or ``ROBOTABLE_REDIS``) is a Redis URL for fan-out between server processes, with its keys
@@ -117,14 +119,22 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.state.limits = RateLimits(rate_limit_storage or os.environ.get("ROBOTABLE_RATE_LIMIT_STORAGE") or None)
+    limit_uri = (
+        rate_limit_storage
+        or os.environ.get("ROBOTABLE_RATE_LIMIT_STORAGE")
+        or redis
+        or os.environ.get("ROBOTABLE_REDIS")
+        or None
+    )  # with Redis for the fan-out, every process counts the same clients together
+    app.state.limits = limits = RateLimits(limit_uri, redis_prefix or os.environ.get("ROBOTABLE_REDIS_PREFIX"))
     install_error_handlers(app)
     app.include_router(account_api.router)
     app.include_router(play_api.router)
     app.include_router(bot_api.router)
-    app.state.rates = rates = RateLimiter()
+    app.state.rates = rates = RateLimiter(storage=limits.storage, shared=limits.shared)
     app.add_middleware(EdgeMiddleware, rates=rates)  # innermost of the three: bounded, checked bodies
     app.add_middleware(CatchAll)  # no plain-text 500: a JSON answer, the details in the log
+    app.add_middleware(HeadMiddleware)  # HEAD wherever GET works
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: on every answer, errors included
     app.include_router(invite_api.router)
     app.include_router(chat_api.router)
@@ -160,6 +170,14 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = describe_validation(exc.errors())
         body = {"detail": detail, "code": "app:errors.invalid_request", "params": {"detail": detail}}
         return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(DataError)
+    async def data_error(request: Request, exc: DataError) -> JSONResponse:
+        # a value the database refuses (the edge check keeps NUL and lone surrogates out; this is the
+        # backstop, so no such value is ever a 500): a 400 that names no value
+        log.warning("database refused a value on %s %s: %s", request.method, request.url.path, type(exc.orig).__name__)
+        detail = "a value in the request cannot be stored (a character or a number the database refuses)"
+        return JSONResponse({"detail": detail, "code": "app:errors.bad_request", "params": {"detail": detail}}, 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -262,9 +280,9 @@ def add_table_api(app: FastAPI) -> None:
         wanted = status or ["open", "running"]
         bad = [s for s in wanted if s not in allowed]
         if bad:
-            raise ApiError(f"unknown status {bad[0]!r} (one of: {', '.join(allowed)})")
+            raise ApiError(f"unknown status {quoted(bad[0])} (one of: {', '.join(allowed)})")
         if game is not None and game not in games.available():
-            raise ApiError(f"unknown game {game!r} (one of: {', '.join(games.available())})")
+            raise ApiError(f"unknown game {quoted(game)} (one of: {', '.join(games.available())})")
         tables = await manager_of(request).list_tables(wanted, limit, before, game=game)
         if open_seats:
             tables = [t for t in tables if any(s["kind"] == "open" for s in t["seats"])]
@@ -430,7 +448,7 @@ def add_websocket(app: FastAPI) -> None:
         ip = client_ip(websocket.scope)
         await websocket.accept()
         try:
-            rates.open_websocket(ip)
+            await rates.open_websocket_async(ip)
         except ApiError as exc:
             await websocket.send_json(ws_error(exc))
             await websocket.close(code=4000 + exc.status)
@@ -442,7 +460,8 @@ def add_websocket(app: FastAPI) -> None:
 
     async def serve_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
         try:
-            account = await asyncio.to_thread(websocket_account, websocket)
+            auth = await asyncio.to_thread(websocket_auth, websocket)
+            account = auth.account if auth else None
             live = await manager.get(table_id)
             seat = parse_seat(websocket.query_params.get("seat"))
             if seat is not None:
@@ -451,7 +470,14 @@ def add_websocket(app: FastAPI) -> None:
             await websocket.send_json(ws_error(exc))
             await websocket.close(code=4000 + exc.status)
             return
-        conn = Connection(websocket, table_id, seat)
+        conn = Connection(
+            websocket,
+            table_id,
+            seat,
+            account=account.id if account else None,
+            session=auth.session.id_hash if auth and auth.session else None,
+            token=auth.token_hash if auth else None,
+        )
         conn.start()
         manager.hub.add(conn)
         try:  # from here on the socket leaves the hub and its seat's presence whatever happens (a cancel)
@@ -467,7 +493,9 @@ def add_websocket(app: FastAPI) -> None:
                 if text is None:
                     conn.send(ws_error(ApiError("send JSON text, not binary"), None))
                     continue
-                reply = await handle_ws_message(manager, table_id, seat, account, text)
+                reply = await handle_ws_message(manager, table_id, seat, account, text, conn)
+                if conn.closed:
+                    break  # its session ended: nothing more goes out, nothing more comes in
                 if reply is not None:
                     conn.send(reply)
         except WebSocketDisconnect:
@@ -496,13 +524,21 @@ def parse_seat(value: str | None) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise ApiError(f"seat must be a number, got {value!r}") from None
+        raise ApiError(f"seat must be a number, got {quoted(value)}") from None
 
 
 async def handle_ws_message(
-    manager: TableManager, table_id: str, seat: int | None, account: Account | None, text: str
+    manager: TableManager,
+    table_id: str,
+    seat: int | None,
+    account: Account | None,
+    text: str,
+    conn: Connection | None = None,
 ) -> dict[str, Any] | None:
-    """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem."""
+    """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem.
+
+    Before a move or an undo, the session (or API token) that opened ``conn`` is read again: if it has
+    ended, the socket is closed (session_end.py) and nothing is played."""
     ref = None
     try:
         data = parse_json(text, "the message")
@@ -519,6 +555,8 @@ async def handle_ws_message(
                 "spectators cannot play: connect with one of your seats (?seat=N)",
                 code="app:errors.spectators_cannot_play",
             )
+        if conn is not None and not await session_end.still_valid(manager, conn):
+            return None  # closed with the signed-out error
         if isinstance(msg, WsMove):
             started = time.perf_counter()
             done = await manager.submit(table_id, seat, account, msg.action, msg.after)
@@ -540,13 +578,23 @@ async def handle_ws_message(
         }
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, bots: str | None = None) -> None:
-    """Serve the app with uvicorn; bots think in a worker process of its own unless ``bots`` says otherwise."""
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    bots: str | None = None,
+    rate_limit_storage: str | None = None,
+    forwarded_allow_ips: str | None = None,
+) -> None:
+    """Serve the app with uvicorn; bots think in a worker process of its own unless ``bots`` says otherwise.
+
+    ``rate_limit_storage`` and ``forwarded_allow_ips`` are as in ``python -m robotable.server --help``."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
     print(f"Robotable on http://{host}:{port}  (database: {redacted(url)})", flush=True)
     mode = bots or os.environ.get("ROBOTABLE_BOTS") or "spawn"
-    serve(create_app(database, bots_mode=mode, self_url=local_url(host, port)), host, port)
+    app = create_app(database, bots_mode=mode, self_url=local_url(host, port), rate_limit_storage=rate_limit_storage)
+    serve(app, host, port, forwarded_allow_ips=forwarded_allow_ips)
 
 
 def local_url(host: str, port: int) -> str:

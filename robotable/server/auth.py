@@ -16,7 +16,12 @@ their ``Origin`` is another site (cross-site websocket hijacking). Sign-up, sign
 are refused from another site's ``Origin`` too (login CSRF).
 
 Rate limits use the ``limits`` library (moving windows; in memory by default, or any storage URI it
-knows, e.g. ``redis://127.0.0.1:6379/0``, so several server processes share the counts).
+knows, e.g. ``redis://127.0.0.1:6379/0``, so several server processes share the counts; a server given
+``--redis`` for its fan-out keeps them there too, under its key prefix).
+
+Sign-in attempts are counted per (username, address) and per address, never per username alone: a
+per-username lock would let anyone lock a person out of their own account from anywhere (see
+docs/server.md, "Rate limits").
 """
 
 from __future__ import annotations
@@ -31,10 +36,11 @@ from urllib.parse import urlsplit
 from fastapi import Depends, Request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, storage_from_string
+from limits.storage import Storage as Storage_
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
-from .accounts import Account, account_by_api_token
+from .accounts import Account, account_by_api_token, hash_secret
 from .errors import Forbidden, TooManyRequests, Unauthorized
 from .sessions import COOKIE, Session, find_session
 from .storage import Storage
@@ -42,19 +48,30 @@ from .storage import Storage
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "X-CSRF-Token"
 
-#: Sign-in attempts allowed per username and per client address.
+#: Sign-in (and password-change) attempts allowed per (username, client address), and per client address.
 SIGN_IN_PER_USERNAME = "5/minute"
 SIGN_IN_PER_ADDRESS = "20/minute"
 #: Accounts made per client address (sign-up and guests); ``ROBOTABLE_ACCOUNTS_RATE`` overrides it.
 ACCOUNTS_PER_ADDRESS = "60/hour"
 
 
-class RateLimits:
-    """The server's rate limits, on ``limits`` moving windows."""
+def limit_storage(storage_uri: str | None, redis_prefix: str | None = None) -> Storage_:
+    """The ``limits`` storage of ``storage_uri`` (``redis://...`` keeps its keys under ``redis_prefix``
+    plus ``limits``), or process memory when None."""
+    if not storage_uri:
+        return MemoryStorage()
+    if storage_uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        return storage_from_string(storage_uri, key_prefix=f"{redis_prefix or 'robotable:'}limits")
+    return storage_from_string(storage_uri)
 
-    def __init__(self, storage_uri: str | None = None) -> None:
-        storage = storage_from_string(storage_uri) if storage_uri else MemoryStorage()
-        self.limiter = MovingWindowRateLimiter(storage)
+
+class RateLimits:
+    """The server's rate limits, on ``limits`` moving windows (shared by every process given one storage)."""
+
+    def __init__(self, storage_uri: str | None = None, redis_prefix: str | None = None) -> None:
+        self.storage = limit_storage(storage_uri, redis_prefix)
+        self.shared = storage_uri is not None and not storage_uri.startswith("memory://")
+        self.limiter = MovingWindowRateLimiter(self.storage)
         self.items: dict[str, RateLimitItem] = {}
         self.accounts_rate = os.environ.get("ROBOTABLE_ACCOUNTS_RATE", ACCOUNTS_PER_ADDRESS)
 
@@ -79,6 +96,7 @@ class Auth:
 
     account: Account
     session: Session | None  # None: an API token
+    token_hash: str | None = None  # the SHA-256 of the API token it came with
 
 
 def storage_of(conn: HTTPConnection) -> Storage:
@@ -129,7 +147,7 @@ def authenticate(conn: HTTPConnection, method: str = "GET") -> Auth | None:
         account = account_by_api_token(storage, token)
         if account is None:
             raise Unauthorized("unknown or revoked API token")
-        return Auth(account, None)
+        return Auth(account, None, hash_secret(token))
     value = conn.cookies.get(COOKIE)
     if not value:
         return None
@@ -176,8 +194,7 @@ OptionalAuth = Annotated[Auth | None, Depends(optional_auth)]
 RequiredAuth = Annotated[Auth, Depends(required_auth)]
 
 
-def websocket_account(conn: HTTPConnection) -> Account | None:
-    """The account of a websocket handshake (session cookie or Bearer header); Forbidden if cross-site."""
+def websocket_auth(conn: HTTPConnection) -> Auth | None:
+    """The authentication of a websocket handshake (session cookie or Bearer header); Forbidden if cross-site."""
     check_same_origin(conn)
-    auth = authenticate(conn, "GET")
-    return auth.account if auth else None
+    return authenticate(conn, "GET")

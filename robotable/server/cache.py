@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from . import session_end
 from .clocks import CLOCK_TABLES, Clocks
 from .collector import COLLECTIONS
 from .fanout import MESSAGE_KINDS, PRESENCE, News
@@ -235,6 +236,9 @@ class TableCache:
         """News published by another process: deliver it to the sockets here."""
         if news.sent:  # published to received (one clock for processes of one machine)
             self.manager.timings.add("news_delay", max(0.0, time.time() - news.sent))
+        if news.kind == session_end.SESSIONS:  # sessions another process ended: close their sockets here
+            session_end.apply_news(self.manager.hub, news)
+            return
         self._receive(news)
 
     def _receive(self, news: News) -> None:

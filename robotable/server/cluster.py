@@ -1,10 +1,10 @@
 """``python -m robotable.server.cluster``: a cluster on one machine, for operators, benchmarks and tests.
 
 Starts N web processes (``python -m robotable.server`` on consecutive ports, ``--bots external``) and
-M bot workers (``robotable worker``) on one PostgreSQL and one Redis, and keeps them running until
-Ctrl-C (a process that dies is started again after a second). Put a proxy in front for one public
-address (docs/server.md, "Scaling out"). The database URL and the workers' secret go to the children
-by environment, never on a command line.
+M bot workers (``robotable worker``) on one PostgreSQL and one Redis (which holds their shared rate
+limits too), and keeps them running until Ctrl-C (a process that dies is started again after a
+second). Put a proxy in front for one public address (docs/server.md, "Scaling out"). The database
+URL and the workers' secret go to the children by environment, never on a command line.
 
     python -m robotable.server.cluster --database postgresql://postgres@127.0.0.1:5432/test \\
         --redis redis://127.0.0.1:6379/0 --web 2 --workers 1 --port 8001
@@ -76,6 +76,8 @@ def plan(args: argparse.Namespace) -> list[Child]:
             cmd += ["--bot-delay", str(args.bot_delay)]
         if args.schema:
             cmd += ["--schema", args.schema]
+        if getattr(args, "forwarded_allow_ips", None):
+            cmd += ["--forwarded-allow-ips", args.forwarded_allow_ips]
         children.append(Child(f"web{i + 1} :{port}", cmd, env, url=f"http://127.0.0.1:{port}/api/games"))
     for i in range(args.workers):
         server = f"http://127.0.0.1:{args.port + i % max(1, args.web)}"
@@ -98,6 +100,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--web", type=int, default=2, help="web processes")
     parser.add_argument("--workers", type=int, default=1, help="bot worker processes")
     parser.add_argument("--bot-delay", type=float, default=None, help="seconds before each bot move")
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="the proxy in front (e.g. 127.0.0.1), whose X-Forwarded-For the web processes believe (default: none)",
+    )
     args = parser.parse_args(argv)
     if not args.database or not database_url(args.database).startswith("postgresql"):
         parser.error("a cluster shares one PostgreSQL: give --database postgresql://... (SQLite is one process)")

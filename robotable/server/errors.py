@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from robotable.core import BadInput, GameOver, IllegalAction, NotYourTurn, RobotableError
@@ -23,6 +24,17 @@ log = logging.getLogger("robotable.server")
 
 #: What a client is told about an unexpected server error (the details go to the log).
 INTERNAL = "internal server error: the request could not be completed (it has been logged)"
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+
+def quoted(value: object) -> str:
+    """``value`` as an error message may quote it back: only a short identifier (1 to 24 ASCII letters,
+    digits, ``-``, ``_``) is shown, in quotes; anything else is not repeated ("(not shown)")."""
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+        return repr(value)
+    return "(not shown)"
 
 
 class ApiError(Exception):

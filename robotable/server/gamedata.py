@@ -23,7 +23,7 @@ from robotable import games
 from robotable.core import RobotableError
 
 from .accounts import Account
-from .errors import ApiError, NotFound, from_game_error
+from .errors import ApiError, NotFound, from_game_error, quoted
 from .previews import game_hook
 from .tables import TableManager
 
@@ -35,7 +35,7 @@ def data_dir(game_id: str) -> Path:
     try:
         game = games.load(game_id)
     except RobotableError:
-        raise NotFound(f"no game {game_id!r} (one of: {', '.join(games.available())})") from None
+        raise NotFound(f"no game {quoted(game_id)} (one of: {', '.join(games.available())})") from None
     folder = game.data_folder()
     if folder is None:
         raise NotFound(f"{game_id} has no data files")
@@ -51,11 +51,11 @@ def game_data(game_id: str, name: str) -> Any:
     """The public data file ``name`` (without ``.json``) of a game: 404 if there is none."""
     folder = data_dir(game_id)
     if not DATA_NAME.match(name):
-        raise ApiError(f"data file names are lowercase letters, digits, '-' and '_', got {name!r}")
+        raise ApiError(f"data file names are lowercase letters, digits, '-' and '_', got {quoted(name)}")
     path = folder / f"{name}.json"
     if not path.is_file():
         have = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
-        raise NotFound(f"{game_id} has no data file {name!r}" + (f" (it has: {', '.join(have)})" if have else ""))
+        raise NotFound(f"{game_id} has no data file {quoted(name)}" + (f" (it has: {', '.join(have)})" if have else ""))
     return _read(path, path.stat().st_mtime)
 
 

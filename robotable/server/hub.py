@@ -24,15 +24,32 @@ MAX_QUEUE = 500
 
 
 class Connection:
-    """One websocket: a table, the seat it plays (``None`` = spectator) and its outbox."""
+    """One websocket: a table, the seat it plays (``None`` = spectator) and its outbox.
 
-    def __init__(self, websocket: WebSocket, table_id: str, seat: int | None) -> None:
+    ``account``, ``session`` and ``token`` say who opened it: the account id, the SHA-256 of its session
+    id (cookie) or of its API token (Bearer). When that session or token ends, :meth:`end` closes it.
+    """
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        table_id: str,
+        seat: int | None,
+        account: str | None = None,
+        session: str | None = None,
+        token: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.table_id = table_id
         self.seat = seat
+        self.account = account
+        self.session = session
+        self.token = token
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.sender: asyncio.Task[None] | None = None
         self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
 
     def start(self) -> None:
         """Start the sender task."""
@@ -49,6 +66,15 @@ class Connection:
             return
         self.queue.put_nowait(message if isinstance(message, str) else encode(message))
 
+    def end(self, message: dict[str, Any], code: int, reason: str) -> None:
+        """Send ``message`` (an ``error`` saying why), then close with ``code``; nothing else goes out."""
+        if self.closed:
+            return
+        self.queue.put_nowait(encode(message))
+        self.close_code, self.close_reason = code, reason
+        self.closed = True
+        self.queue.put_nowait(None)
+
     async def _send_loop(self) -> None:
         try:
             while True:
@@ -60,7 +86,7 @@ class Connection:
             self.closed = True
         if self.closed:
             with contextlib.suppress(Exception):
-                await self.websocket.close()
+                await self.websocket.close(code=self.close_code, reason=self.close_reason)
 
     async def stop(self) -> None:
         """Flush and stop the sender."""
@@ -108,6 +134,10 @@ class Hub:
             if seats is None or conn.seat in seats:
                 text = text or encode(message)
                 conn.send(text)
+
+    def connections(self) -> list[Connection]:
+        """Every open connection."""
+        return [c for conns in self.tables.values() for c in conns if not c.closed]
 
     def count(self) -> int:
         """Open connections in total."""

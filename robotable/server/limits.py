@@ -9,8 +9,11 @@ with a message naming the problem and never echoing the input:
 - a string or key holding a NUL or a lone surrogate (neither can be stored or sent back as UTF-8).
 
 :class:`EdgeMiddleware` applies the body rules to every ``/api/`` request before FastAPI sees it, and
-the per-IP table-creation rate. Rates use the ``limits`` library (moving windows, in process memory:
-each web process counts its own clients). :class:`Limits` holds the numbers, from the environment.
+the per-IP table-creation rate. Rates use the ``limits`` library (moving windows) on the app's limit
+storage: process memory by default, Redis when the server has one (``--redis`` or
+``--rate-limit-storage``), so every process of a cluster counts the same clients together. The number
+of websockets an address holds open at once is counted per process (it is a count of live sockets,
+not a rate). :class:`Limits` holds the numbers, from the environment.
 """
 
 from __future__ import annotations
@@ -18,15 +21,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
-from .errors import ApiError
+from .errors import ApiError, TooManyRequests
 
 #: Largest request body and websocket message, in bytes.
 MAX_BODY = 64 * 1024
@@ -44,10 +50,12 @@ class TooLarge(ApiError):
     status = 413
 
 
-class TooMany(ApiError):
-    """A rate or connection limit was reached: try again later."""
+class TooMany(TooManyRequests):
+    """A rate, connection or quota limit was reached: try again in ``retry_after`` seconds (``Retry-After``)."""
 
-    status = 429
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        ApiError.__init__(self, message)
+        self.retry_after = retry_after
 
 
 class TimedOut(ApiError):
@@ -149,25 +157,53 @@ def _check_text(text: str, what: str) -> None:
 class RateLimiter:
     """Per-IP moving-window rates (the ``limits`` library) and open websockets per IP."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, storage: Storage | None = None, shared: bool = False) -> None:
         self.limits = limits or Limits.from_env()
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = MovingWindowRateLimiter(storage or MemoryStorage())
+        #: whether the counts live in another process (Redis): hits then run off the event loop
+        self.shared = shared
         self._create: RateLimitItem = parse(self.limits.create_rate)
         self._ws_rate: RateLimitItem = parse(self.limits.websocket_rate)
         self.websockets: Counter[str] = Counter()
 
+    def _wait(self, item: RateLimitItem, *key: str) -> int:
+        """Seconds until ``key`` may try again under ``item``."""
+        stats = self._limiter.get_window_stats(item, *key)
+        return max(1, int(stats.reset_time - time.time()) + 1)
+
     def hit_create(self, ip: str) -> None:
-        """Count a table creation; TooMany beyond the rate."""
+        """Count a table creation; TooMany (with the seconds to wait) beyond the rate."""
         if not self._limiter.hit(self._create, "create", ip):
             rate = self.limits.create_rate
-            raise TooMany(f"too many tables created from your address (at most {rate}); wait a little")
+            wait = self._wait(self._create, "create", ip)
+            raise TooMany(f"too many tables created from your address (at most {rate}); wait a little", wait)
+
+    async def hit_create_async(self, ip: str) -> None:
+        """:meth:`hit_create` from the event loop (in a thread when the counts are in Redis)."""
+        if self.shared:
+            await asyncio.to_thread(self.hit_create, ip)
+        else:
+            self.hit_create(ip)
 
     def open_websocket(self, ip: str) -> None:
         """Count an opening websocket; TooMany beyond the rate or the number open at once."""
         if self.websockets[ip] >= self.limits.websockets_per_ip:
-            raise TooMany(f"too many open connections from your address (at most {self.limits.websockets_per_ip})")
+            raise TooMany(f"too many open connections from your address (at most {self.limits.websockets_per_ip})", 10)
         if not self._limiter.hit(self._ws_rate, "ws", ip):
-            raise TooMany(f"too many connections opened from your address (at most {self.limits.websocket_rate})")
+            wait = self._wait(self._ws_rate, "ws", ip)
+            raise TooMany(f"too many connections opened from your address (at most {self.limits.websocket_rate})", wait)
+        self.websockets[ip] += 1
+
+    async def open_websocket_async(self, ip: str) -> None:
+        """:meth:`open_websocket` from the event loop (the rate in a thread when the counts are in Redis)."""
+        if not self.shared:
+            self.open_websocket(ip)
+            return
+        if self.websockets[ip] >= self.limits.websockets_per_ip:
+            raise TooMany(f"too many open connections from your address (at most {self.limits.websockets_per_ip})", 10)
+        if not await asyncio.to_thread(self._limiter.hit, self._ws_rate, "ws", ip):
+            wait = await asyncio.to_thread(self._wait, self._ws_rate, "ws", ip)
+            raise TooMany(f"too many connections opened from your address (at most {self.limits.websocket_rate})", wait)
         self.websockets[ip] += 1
 
     def close_websocket(self, ip: str) -> None:
@@ -201,6 +237,14 @@ class EdgeMiddleware:
         self.rates = rates
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            problem = target_problem(scope)
+            if problem is not None:
+                if scope["type"] == "websocket":  # refused before the handshake: HTTP 403
+                    await send({"type": "websocket.close", "code": 4400, "reason": problem})
+                else:
+                    await _answer(send, ApiError(problem))
+                return
         if scope["type"] != "http" or not scope["path"].startswith("/api/"):
             await self.app(scope, receive, send)
             return
@@ -209,7 +253,7 @@ class EdgeMiddleware:
             if body:
                 parse_json(body)
             if (scope["method"], scope["path"].rstrip("/")) in CREATING or _is_again(scope):
-                self.rates.hit_create(client_ip(scope))
+                await self.rates.hit_create_async(client_ip(scope))
         except TimeoutError:
             await _answer(send, TimedOut(f"the request body did not arrive within {BODY_TIMEOUT:g} s"))
             return
@@ -249,6 +293,34 @@ class _Disconnected(Exception):
     pass
 
 
+#: Characters no path or query parameter may hold: C0 controls (NUL first), DEL, C1 controls, lone
+#: surrogates, and U+FFFD, which stands for bytes that were not UTF-8 once the target is decoded.
+_BAD_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffd]")
+#: Longest path segment (an id, a name) and longest query parameter value, in characters.
+MAX_SEGMENT = 200
+
+
+def target_problem(scope: dict[str, Any]) -> str | None:
+    """What is wrong with the request's path or query (never quoting it), or None: the edge check that
+    every path and query parameter passes before any route, so no database is handed a NUL or a lone
+    surrogate (PostgreSQL refuses them) and every such request is a 400 on every database."""
+    path = scope.get("path", "")
+    if _BAD_CHARS.search(path):
+        return "the path holds a control character or bytes that are not UTF-8"
+    if any(len(segment) > MAX_SEGMENT for segment in path.split("/")):
+        return f"a part of the path is longer than {MAX_SEGMENT} characters"
+    query = scope.get("query_string", b"")
+    if query:
+        try:
+            pairs = parse_qsl(query.decode("ascii"), keep_blank_values=True, errors="strict")
+        except (UnicodeDecodeError, ValueError):
+            return "the query holds a control character or bytes that are not UTF-8"
+        for name, value in pairs:
+            if _BAD_CHARS.search(name) or _BAD_CHARS.search(value):
+                return "the query holds a control character or bytes that are not UTF-8"
+    return None
+
+
 def _is_again(scope: dict[str, Any]) -> bool:
     path = scope["path"]
     return scope["method"] == "POST" and path.startswith("/api/tables/") and path.endswith("/again")
@@ -273,5 +345,7 @@ async def _answer(send: Any, exc: ApiError) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if exc.status in (408, 413):
         headers.append((b"connection", b"close"))
+    if isinstance(exc, TooManyRequests):
+        headers.append((b"retry-after", str(exc.retry_after).encode()))
     await send({"type": "http.response.start", "status": exc.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

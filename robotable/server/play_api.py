@@ -15,7 +15,7 @@ from robotable import games
 
 from . import accounts, ratings
 from .auth import CurrentAccount
-from .errors import NotFound
+from .errors import NotFound, quoted
 from .schemas import ErrorOut
 from .storage import Storage, seats_table, tables_table
 from .tables import TableManager
@@ -36,7 +36,7 @@ def manager_of(request: Request) -> TableManager:
 def check_game(game: str) -> str:
     """The game id, if the game exists (404 otherwise)."""
     if game not in games.available():
-        raise NotFound(f"no game {game!r} (one of: {', '.join(games.available())})")
+        raise NotFound(f"no game {quoted(game)} (one of: {', '.join(games.available())})")
     return game
 
 
@@ -86,7 +86,7 @@ def get_profile(request: Request, account_id: str) -> dict[str, Any]:
     storage = manager_of(request).storage
     account = accounts.get_account(storage, account_id) if len(account_id) <= 24 else None
     if account is None:
-        raise NotFound(f"no account {account_id!r}")
+        raise NotFound(f"no account {quoted(account_id)}")
     return {
         "account": {"id": account.id, "display_name": account.display_name, "guest": account.is_guest},
         **history(storage, account.id),

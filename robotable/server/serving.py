@@ -32,6 +32,12 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from .collector import tune_garbage_collection
+from .headers import COMMON, CSP
+
+#: The security headers of every app answer, on the refusals written here below the app too.
+TRANSPORT_HEADERS = b"".join(
+    name + b": " + value + b"\r\n" for name, value in [*COMMON, (b"content-security-policy", CSP.encode())]
+)
 
 #: Seconds a connection has to send its request headers.
 HEADER_TIMEOUT = float(os.environ.get("ROBOTABLE_HEADER_TIMEOUT", "10"))
@@ -115,8 +121,14 @@ class _Guard:
         self._disarm()
         body = b'{"detail": "' + message + b'"}'
         self.transport.write(
-            b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
-            b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            b"HTTP/1.1 "
+            + status
+            + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            + TRANSPORT_HEADERS
+            + b"content-length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
         )
         self.transport.close()
 
@@ -173,10 +185,18 @@ def _guarded_protocol(per_ip: int) -> type:
     return type("GuardedHttp", (_Guard, HttpToolsProtocol), {"per_ip": per_ip, "open_per_ip": Counter()})
 
 
-def uvicorn_options() -> dict[str, Any]:
-    """uvicorn keyword arguments with the limits above (``ROBOTABLE_CONNECTIONS_PER_IP`` overrides)."""
+def uvicorn_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:
+    """uvicorn keyword arguments with the limits above (``ROBOTABLE_CONNECTIONS_PER_IP`` overrides).
+
+    ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are read only from the proxies listed in
+    ``forwarded_allow_ips`` (or ``ROBOTABLE_FORWARDED_ALLOW_IPS``); by default none is trusted (uvicorn's
+    own default trusts 127.0.0.1, which lets any local client reset its per-address counts)."""
     per_ip = int(os.environ.get("ROBOTABLE_CONNECTIONS_PER_IP", CONNECTIONS_PER_IP))
+    trusted = (forwarded_allow_ips or os.environ.get("ROBOTABLE_FORWARDED_ALLOW_IPS") or "").strip()
     options: dict[str, Any] = {
+        "proxy_headers": bool(trusted),
+        "forwarded_allow_ips": trusted or "",
+        "server_header": False,
         "timeout_keep_alive": KEEP_ALIVE,
         "ws_max_size": WS_MAX_FRAME,
         "ws_ping_interval": 20.0,
@@ -191,9 +211,9 @@ def uvicorn_options() -> dict[str, Any]:
     return options
 
 
-def serve(app: Any, host: str, port: int) -> None:
-    """Run ``app`` with uvicorn and the limits above."""
+def serve(app: Any, host: str, port: int, forwarded_allow_ips: str | None = None) -> None:
+    """Run ``app`` with uvicorn and the limits above (proxies trusted: see :func:`uvicorn_options`)."""
     import uvicorn
 
     tune_garbage_collection()
-    uvicorn.run(app, host=host, port=port, **uvicorn_options())
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(forwarded_allow_ips))

@@ -9,6 +9,7 @@ deletes the row, so a stolen cookie dies with it.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -84,6 +85,26 @@ def find_session(storage: Storage, value: str) -> Session | None:
     return Session(key, account_from_row(row), row["csrf"], expires)
 
 
+def live_sessions(storage: Storage, hashes: Iterable[str]) -> set[str]:
+    """Which of these session hashes are of sessions that exist and have not expired."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return set()
+    stamp = now()
+    alive: set[str] = set()
+    with storage.read() as conn:
+        for start in range(0, len(wanted), 500):
+            rows = conn.execute(
+                select(sessions_table.c.id_hash, sessions_table.c.expires_at).where(
+                    sessions_table.c.id_hash.in_(wanted[start : start + 500])
+                )
+            )
+            for key, expires in rows:
+                if (expires if expires.tzinfo else expires.replace(tzinfo=UTC)) > stamp:
+                    alive.add(key)
+    return alive
+
+
 def end_session(storage: Storage, value: str) -> None:
     """Sign out: the session row is deleted."""
     with storage.transaction() as conn:
@@ -91,7 +112,8 @@ def end_session(storage: Storage, value: str) -> None:
 
 
 def end_other_sessions(storage: Storage, account: Account, keep_hash: str | None) -> None:
-    """Every session of the account but one ends (after a password change)."""
+    """Every session of the account but ``keep_hash`` (None: every one) ends (a password change, "sign out
+    everywhere")."""
     with storage.transaction() as conn:
         query = delete(sessions_table).where(sessions_table.c.account_id == account.id)
         if keep_hash:

@@ -20,10 +20,10 @@ from robotable import games
 from robotable.core import Action, BadInput, Event, Game, RobotableError, State, visible_events
 from robotable.core.record import Record, replay, replay_views
 
-from . import bots, clocks, invites, ratings, timers
+from . import bots, clocks, invites, ratings, session_end, timers
 from .accounts import Account
 from .cache import TableCache
-from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error
+from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error, quoted
 from .fanout import MESSAGE_KINDS, LocalFanout, News, RedisFanout
 from .hub import Hub
 from .previews import preview_hook, preview_json
@@ -132,6 +132,7 @@ class TableManager:
         self._probe: asyncio.Task[None] | None = None
         self.live: dict[str, LiveTable] = {}
         self.timers: asyncio.Task[None] | None = None
+        self._sessions: asyncio.Task[None] | None = None  # closes sockets whose session ended (session_end.py)
         self._loading = asyncio.Lock()
         self.closing = False
         #: Bot workers (``bot_api.QueuedBots``): bots' turns go to the queue. None: bots think here, in a thread.
@@ -154,6 +155,7 @@ class TableManager:
         self.cache.start()
         self._resuming = asyncio.create_task(self._resume_bots())
         self.timers = asyncio.create_task(timers.run(self))
+        self._sessions = asyncio.create_task(session_end.watch(self), name="session-watch")
         self._probe = asyncio.create_task(self.timings.probe_loop(), name="loop-lag-probe")
 
     async def _resume_bots(self) -> None:
@@ -173,7 +175,7 @@ class TableManager:
     async def stop(self) -> None:
         """Cancel the bot runners, the timers, the cache's sweep and the fan-out."""
         self.closing = True
-        for task in (self.timers, self._resuming, self._probe):
+        for task in (self.timers, self._resuming, self._probe, self._sessions):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
@@ -202,8 +204,8 @@ class TableManager:
                 await self.cache.ensure_fresh(live)
             live.last_used = time.monotonic()
             return live
-        if not _plausible_id(table_id):
-            raise NotFound(f"no table {table_id!r}", code="app:errors.no_table", params={"table": table_id})
+        if not _plausible_id(table_id):  # not quoted back: only a plausible id is (below)
+            raise NotFound(f"no table {quoted(table_id)}", code="app:errors.no_table", params={"table": "?"})
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
@@ -1128,10 +1130,10 @@ class TableManager:
         cursor = None
         if before is not None:
             if not _plausible_id(before):
-                raise ApiError(f"before: no table {before!r}")
+                raise ApiError(f"before: no table {quoted(before)}")
             head = await asyncio.to_thread(self.storage.list_page_key, before)
             if head is None:
-                raise ApiError(f"before: no table {before!r}")
+                raise ApiError(f"before: no table {quoted(before)}")
             cursor = head
         wanted = tuple(statuses) if statuses else None
         rows = await asyncio.to_thread(self.storage.list_rows, wanted, limit, cursor, game)
@@ -1221,7 +1223,7 @@ def no_such_seat(live: LiveTable, seat: object) -> str:
     n = live.row.num_players
     if isinstance(seat, int) and not isinstance(seat, bool):
         return f"table {live.id} has seats 1 to {n} (indexes 0 to {n - 1}), not index {seat} (seat {seat + 1})"
-    return f"table {live.id} has seats 1 to {n} (indexes 0 to {n - 1}), not {seat!r}"
+    return f"table {live.id} has seats 1 to {n} (indexes 0 to {n - 1})"
 
 
 def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
@@ -1230,8 +1232,7 @@ def replay_json(record: Record, seat: int | None) -> dict[str, Any]:
         raise ApiError(f"record: {len(record.moves)} moves is more than the {MAX_REPLAY_MOVES} a replay takes")
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < record.num_players):
         raise ApiError(
-            f"seat must be an index 0 to {record.num_players - 1} (seats 1 to {record.num_players}) for this record, "
-            f"got {seat!r}"
+            f"seat must be an index 0 to {record.num_players - 1} (seats 1 to {record.num_players}) for this record"
         )
     try:
         game = games.load(record.game)
