@@ -19,6 +19,20 @@ Simultaneous choices (TF22: RELOAD!) are searched one seat after the other with 
 first, which is sound because no seat observes another's choice before the reveal. Pending decisions are
 ordinary decisions of the seat the game waits for.
 
+Every opponent counts (max^n backups): an iteration ends with one reward per seat (its share of the
+other seats it beat, :func:`rank_rewards`, or the game's evaluator, both per seat), and each edge on the
+path adds the reward *of the seat that chose it*. So in every seat's tree each seat is expected to play
+for its own result, as in max^n (Sturtevant's multiplayer MCTS comparisons), not against the searching
+seat alone (paranoid: every other seat a single coalition minimising ours) nor as a 2-player search with
+extra seats. ``model_opponents`` replaces a seat's own choice by the game's opponent model, seat by seat.
+
+Budgets: a level's parameters give ``iterations`` and ``seconds``. ``seconds`` is the level's thinking
+budget per decision in the deciding thread's CPU time (``time.thread_time``: a loaded machine slows the
+search down but does not weaken it); ``iterations`` is what that budget buys on the reference machine,
+used when a run asks for a reproducible budget (``budget="iterations"``: tests, ``robotable arena
+--budget iterations``). ``max_wall`` caps every decision in wall-clock time (default 1.8 s for hard), so a
+busy machine cuts the search short rather than keeping a table waiting. Both clocks are injectable.
+
 >>> from robotable import games
 >>> state = games.load("tf22-reload").start(2, seed=3)
 >>> agent = ISMCTSAgent(seed=1, iterations=50)
@@ -42,15 +56,64 @@ RolloutPolicy = Callable[[State, int, Sequence[Action], Rng], Action]
 #: An evaluator gives every seat's expected reward in [0, 1] for a state where a rollout stops early.
 Evaluator = Callable[[State], list[float]]
 
-#: Difficulty levels: iterations per decision, rollout length before the evaluator takes over, and how
-#: often another seat inside the tree plays the game's opponent model (its heuristic) rather than UCB.
-#: A game's heuristics module may override them with its own ``LEVELS`` dict (same keys, per level),
-#: applied when the agent first meets that game.
+#: CPU seconds per decision of the default levels: what their iterations cost on the reference machine
+#: (2 cores), the median over the three games at 2 players of each game's median decision (easy 0.012-
+#: 0.079 s, medium 0.071-0.678 s, hard 0.255-3.03 s; see docs/ai.md).
+SECONDS_EASY, SECONDS_MEDIUM, SECONDS_HARD = 0.05, 0.4, 1.4
+
+#: Difficulty levels: the thinking budget per decision (``seconds`` of the deciding thread's CPU time, and
+#: ``iterations``, what those seconds buy on the reference machine, for reproducible runs), the wall-clock
+#: cap of a decision (``max_wall``), rollout length before the evaluator takes over, and how often another
+#: seat inside the tree plays the game's opponent model (its heuristic) rather than UCB. A game's
+#: heuristics module may override them with its own ``LEVELS`` dict (same keys, per level), applied when
+#: the agent first meets that game (see :func:`level_params`).
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 60, "rollout_depth": 8, "model_opponents": 0.5, "root_width": 0},
-    "medium": {"iterations": 250, "rollout_depth": 16, "model_opponents": 0.7, "root_width": 0},
-    "hard": {"iterations": 700, "rollout_depth": 24, "model_opponents": 0.7, "root_width": 0},
+    "easy": {
+        "iterations": 60,
+        "seconds": SECONDS_EASY,
+        "max_wall": 0.6,
+        "rollout_depth": 8,
+        "model_opponents": 0.5,
+        "root_width": 0,
+    },
+    "medium": {
+        "iterations": 250,
+        "seconds": SECONDS_MEDIUM,
+        "max_wall": 1.2,
+        "rollout_depth": 16,
+        "model_opponents": 0.7,
+        "root_width": 0,
+    },
+    "hard": {
+        "iterations": 700,
+        "seconds": SECONDS_HARD,
+        "max_wall": 1.8,
+        "rollout_depth": 24,
+        "model_opponents": 0.7,
+        "root_width": 0,
+    },
 }
+#: How a level's budget is counted: by ``time`` (its ``seconds``, as people play) or by ``iterations``
+#: (reproducible: the same seed gives the same move on any machine, under any load).
+BUDGETS = ("time", "iterations")
+
+
+def level_params(game_id: str | None, name: str) -> dict[str, float]:
+    """A level's parameters for a game: the default level's, overridden by the game's ``LEVELS`` entry.
+
+    A game entry that sets ``iterations`` without ``seconds`` does not inherit the default level's
+    ``seconds`` (those are what the default iterations cost, not the game's): it gets no ``seconds``, and
+    a time budget then thinks the entry's ``iterations`` (still within ``max_wall``). ``max_wall`` and the
+    search parameters fall back to the default level's.
+    """
+    if name not in LEVELS:
+        raise KeyError(f"unknown level {name!r} (one of {', '.join(LEVELS)})")
+    module = heuristics.for_game(game_id) if game_id is not None else None
+    entry = dict(getattr(module, "LEVELS", {}).get(name, {}))
+    params = {**LEVELS[name], **entry}
+    if "iterations" in entry and "seconds" not in entry:
+        params.pop("seconds", None)
+    return params
 
 
 def random_policy(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
@@ -97,7 +160,8 @@ def rank_rewards(state: State) -> list[float]:
 
 
 class ISMCTSAgent(Agent):
-    """Searches ``iterations`` determinizations (or for ``seconds``), then plays the most visited action."""
+    """Searches until its budget is spent (``iterations``, ``seconds`` of CPU time, ``max_wall`` seconds
+    of wall-clock time: whichever comes first), then plays the most visited action."""
 
     name = "ismcts"
 
@@ -114,8 +178,17 @@ class ISMCTSAgent(Agent):
         root_width: int = 0,
         guide_bias: float = 0.0,
         model_rollouts: float = 0.0,
+        max_wall: float | None = None,
+        cpu_clock: Callable[[], float] = time.thread_time,
+        wall_clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``rollout``/``evaluator`` default to the game's heuristics (random rollouts to the end if none);
+        """``iterations`` caps the determinizations searched per decision; ``seconds`` the deciding
+        thread's CPU time (``cpu_clock``, default ``time.thread_time``); ``max_wall`` the wall-clock time
+        (``wall_clock``, default ``time.monotonic``). ``None`` leaves that limit out; at least one of
+        ``iterations`` and ``seconds`` is needed. The budget includes choosing the root's candidates, and
+        one iteration always runs.
+
+        ``rollout``/``evaluator`` default to the game's heuristics (random rollouts to the end if none);
         ``rollout_depth`` stops a rollout after that many actions and asks the evaluator;
         ``model_opponents`` is the probability that another seat, inside the tree, plays the game's
         opponent model (its heuristic) instead of its own UCB choice; ``root_width`` > 0 searches only
@@ -129,6 +202,12 @@ class ISMCTSAgent(Agent):
             raise ValueError("a search needs a budget: iterations, seconds or both")
         self.iterations = iterations
         self.seconds = seconds
+        self.max_wall = max_wall
+        #: A wall-clock cap set by whoever runs the agent (a server's bot worker), over the level's own
+        #: ``max_wall``: the lower of the two applies.
+        self.wall_cap: float | None = None
+        self.cpu_clock = cpu_clock
+        self.wall_clock = wall_clock
         self.exploration = exploration
         self._rollout = rollout
         self._evaluator = evaluator
@@ -139,14 +218,54 @@ class ISMCTSAgent(Agent):
         self.model_rollouts = model_rollouts
         self._game: str | None = None
         self._level: str | None = None
+        self.budget: str | None = None
+        self._wall_override: float | None = None
+        #: The wall-clock deadline of the decision being searched (rollouts past it evaluate at once).
+        self._wall_deadline = math.inf
+        #: The last search: ``iterations`` run, ``cpu`` and ``wall`` seconds spent, and what stopped it
+        #: (``iterations``, ``seconds``, ``max_wall``, or ``single`` for a forced move).
+        self.last_search: dict[str, float | int | str] = {}
 
     @classmethod
-    def level(cls, name: str, seed: int | None = None) -> ISMCTSAgent:
-        """An agent at a difficulty level: ``easy``, ``medium`` or ``hard``."""
-        agent = cls(seed, **LEVELS[name])  # type: ignore[arg-type]
+    def level(
+        cls,
+        name: str,
+        seed: int | None = None,
+        budget: str = "iterations",
+        max_wall: float | None = None,
+        cpu_clock: Callable[[], float] = time.thread_time,
+        wall_clock: Callable[[], float] = time.monotonic,
+    ) -> ISMCTSAgent:
+        """An agent at a difficulty level (``easy``, ``medium`` or ``hard``) with the game's parameters
+        for it. ``budget="time"`` thinks the level's ``seconds`` of CPU time within its ``max_wall`` (as
+        people play); ``budget="iterations"`` (the default: reproducible) its ``iterations``, with no
+        clock involved. ``max_wall`` replaces the level's wall-clock cap (a turn-based table may let
+        the level think longer; with an iteration budget it adds a cap)."""
+        if budget not in BUDGETS:
+            raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {budget!r}")
+        params = level_params(None, name)
+        agent = cls(seed, cpu_clock=cpu_clock, wall_clock=wall_clock)
         agent.name = f"ismcts:{name}"
         agent._level = name
+        agent.budget = budget
+        agent._wall_override = max_wall
+        agent._apply_level(params)
         return agent
+
+    def _apply_level(self, params: dict[str, float]) -> None:
+        """Take a level's parameters (:func:`level_params`) under this agent's budget."""
+        seconds = params.get("seconds")
+        if self.budget == "time" and seconds is not None:
+            self.iterations, self.seconds = None, float(seconds)
+        else:  # reproducible, or a game entry without seconds: its iterations (see level_params)
+            self.iterations, self.seconds = int(params["iterations"]), None
+        wall = self._wall_override if self._wall_override is not None else params.get("max_wall")
+        self.max_wall = float(wall) if wall is not None and (self.budget == "time" or self._wall_override) else None
+        self.rollout_depth = int(params["rollout_depth"])
+        self.model_opponents = params["model_opponents"]
+        self.root_width = int(params.get("root_width", 0))
+        self.guide_bias = params.get("guide_bias", 0.0)
+        self.model_rollouts = params.get("model_rollouts", 0.0)
 
     def _bind(self, game_id: str) -> None:
         """Take the game's rollout policy and evaluator (once per game)."""
@@ -155,13 +274,7 @@ class ISMCTSAgent(Agent):
         self._game = game_id
         module = heuristics.for_game(game_id)
         if self._level is not None:  # the level's budgets, or the game's own for this level
-            params = {**LEVELS[self._level], **getattr(module, "LEVELS", {}).get(self._level, {})}
-            self.iterations = params["iterations"]  # type: ignore[assignment]
-            self.rollout_depth = params["rollout_depth"]  # type: ignore[assignment]
-            self.model_opponents = params["model_opponents"]
-            self.root_width = int(params.get("root_width", 0))
-            self.guide_bias = params.get("guide_bias", 0.0)
-            self.model_rollouts = params.get("model_rollouts", 0.0)
+            self._apply_level(level_params(game_id, self._level))
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
@@ -170,30 +283,54 @@ class ISMCTSAgent(Agent):
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
+            self.last_search = {"iterations": 0, "cpu": 0.0, "wall": 0.0, "stopped_by": "single"}
             return decision.legal[0]
+        cpu, wall = self.cpu_clock, self.wall_clock
+        cpu_start, wall_start = cpu(), wall()
         self._bind(decision.game)
+        walls = [w for w in (self.max_wall, self.wall_cap) if w is not None]
+        cpu_deadline = cpu_start + self.seconds if self.seconds is not None else math.inf
+        wall_deadline = wall_start + min(walls) if walls else math.inf
+        self._wall_deadline = wall_deadline
         roots: dict[int, _InfoNode] = {}
-        width, allowed, guided = self.root_width, None, None
+        width, allowed, guided, fallback = self.root_width, None, None, None
         if 0 < width < len(decision.legal) or self.guide_bias > 0:  # (else every action is searched)
-            ranked = self.candidates(decision)
+            ranked = self.candidates(decision, wall_deadline)
             allowed = set(ranked[:width]) if 0 < width < len(ranked) else None
             guided = ranked[0] if self.guide is not None and self.guide_bias > 0 else None
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
-        done = 0
-        while (self.iterations is None or done < self.iterations) and (done == 0 or time.perf_counter() < deadline):
+            fallback = ranked[0]  # played if the wall cap passes before the first iteration
+        done, stopped_by = 0, "iterations"
+        while self.iterations is None or done < self.iterations:
+            if done or fallback is not None:
+                if cpu() >= cpu_deadline:
+                    stopped_by = "seconds"
+                    break
+                if wall() >= wall_deadline:
+                    stopped_by = "max_wall"
+                    break
             sample = decision.sample(self.rng)
             sample.reopen_choices(decision.seat)  # others' secret choices are searched, not guessed
             self._iterate(sample, roots, decision.seat, allowed, guided)
             done += 1
+        self._wall_deadline = math.inf
+        self.last_search = {
+            "iterations": done,
+            "cpu": cpu() - cpu_start,
+            "wall": wall() - wall_start,
+            "stopped_by": stopped_by,
+        }
+        if not done:
+            return fallback  # type: ignore[return-value]
         edges = roots[decision.seat].actions
         return max(
             decision.legal,
             key=lambda a: (edges[a].visits, edges[a].total) if a in edges else (-1, 0.0),
         )
 
-    def candidates(self, decision: Decision) -> list[Action]:
+    def candidates(self, decision: Decision, deadline: float = math.inf) -> list[Action]:
         """The decision's legal actions, most promising first: the heuristic agent's choice, then the
-        others by the evaluator's value for the seat after playing each on one sampled state."""
+        others by the evaluator's value for the seat after playing each on one sampled state (those not
+        valued when the ``wall_clock`` passes ``deadline`` follow in their order)."""
         first = [self.guide(decision, self.rng)] if self.guide is not None else []
         sample = decision.sample(self.rng)
         sample.reopen_choices(decision.seat)
@@ -202,12 +339,14 @@ class ISMCTSAgent(Agent):
             return first + [a for a in legal if a not in first]
         value: dict[Action, float] = {}
         for action in legal:
+            if deadline < math.inf and self.wall_clock() >= deadline:
+                break
             after = sample.clone()
             after.apply_legal(decision.seat, action)
             value[action] = (
                 rank_rewards(after)[decision.seat] if after.is_over() else self.evaluator(after)[decision.seat]
             )
-        return first + sorted((a for a in legal if a not in first), key=lambda a: -value[a])
+        return first + sorted((a for a in legal if a not in first), key=lambda a: -value.get(a, -1.0))
 
     def _iterate(
         self,
@@ -274,9 +413,10 @@ class ISMCTSAgent(Agent):
         """Roll out to the end (or ``rollout_depth`` actions, then evaluate): each seat's reward."""
         rng, policy = self.rng, self.rollout
         depth = self.rollout_depth if self.evaluator is not None and self.rollout_depth is not None else -1
+        deadline = self._wall_deadline if self.evaluator is not None else math.inf
         while not state.is_over():
-            if depth == 0:
-                return self.evaluator(state)  # type: ignore[misc]
+            if depth == 0 or (deadline < math.inf and self.wall_clock() >= deadline):
+                return self.evaluator(state)  # type: ignore[misc]  (the wall cap: evaluate here)
             depth -= 1
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)

@@ -3,15 +3,18 @@
 A difficulty is an agent spec for :func:`robotable.ai.make_agent` (``random``, ``heuristic``,
 ``ismcts:easy`` ...). A spec whose agent does not exist yet falls back to ``random``, and the lobby and
 the table say so. Bots are stateless between moves: each decision builds its agent with a seed derived
-from the table's seed, the seat and the move number, so a restarted server or an undo replays exactly.
+from the table's seed, the seat and the move number. Search levels think by time (their CPU seconds
+within a wall-clock cap), so the same position may get another move on a busier machine; the moves
+played are recorded, so a restarted server or an undo replays exactly.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
-from robotable.ai import make_agent
+from robotable.ai import ISMCTSAgent, make_agent
 from robotable.ai.base import Decision
 from robotable.core import Action, BadInput, State
 
@@ -48,8 +51,8 @@ def check_difficulty(difficulty: str | None) -> str:
 def hand_over_level(control: dict[str, Any]) -> str:
     """The bot that takes a seat handed over by default: the strongest level that keeps the table moving
     at its clock (``control``, a time control's JSON). A bot's clock never runs, so what counts is how
-    long the people wait for it: the top level thinks up to the worker's budget (about a second on a busy
-    machine, ``ROBOTABLE_BOT_THINK`` at most), fine for turn-based and for live clocks of 3 minutes or
+    long the people wait for it: the top level thinks at most its wall-clock cap (1.8 s, and the turn's
+    bots together ``ROBOTABLE_BOT_THINK`` at most), fine for turn-based and for live clocks of 3 minutes or
     more or 5 seconds of increment; a faster live clock (blitz) gets the medium search, a bullet clock
     (under a minute, under 2 s of increment) the heuristic, which answers in milliseconds."""
     if control.get("kind") != "live":
@@ -111,21 +114,30 @@ def choose_moves(
     seats: list[tuple[int, str]],
     table_seed: int,
     first_index: int,
-    seconds: float | None = None,
+    wall: float | None = None,
+    turn_based: bool = False,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[tuple[int, Action]]:
     """Choose for each ``(seat, difficulty)`` in turn on a private copy (runs in a worker thread).
 
     Simultaneous choices are made one after the other on the copy; each bot sees only its own view,
-    so the order reveals nothing. ``seconds`` caps each search agent's thinking time (bot workers).
+    so the order reveals nothing. A search level thinks by time, as people play: its ``seconds`` of CPU
+    time, within its wall-clock cap (``max_wall``, 1.8 s for hard). ``wall`` is how long the people at
+    the table wait for this call in all (the worker's ``ROBOTABLE_BOT_THINK``): the bots choosing in it
+    share what is left of it (``clock``), so three bots bidding in a 4-player TF22 battle keep the table
+    waiting no longer than one. At a ``turn_based`` table ``wall`` replaces the levels' own caps: nobody
+    watches the bot think, so the level spends its whole CPU budget even on a busy machine.
     """
+    started = clock()
     work = state.clone()
     out: list[tuple[int, Action]] = []
     for offset, (seat, difficulty) in enumerate(seats):
         if seat not in work.to_act():
             break
-        agent = make_agent(effective_agent(difficulty), seed=bot_seed(table_seed, seat, first_index + offset))
-        if seconds is not None and hasattr(agent, "seconds"):
-            agent.seconds = min(seconds, agent.seconds or seconds)  # a search: cut it at the budget
+        seed = bot_seed(table_seed, seat, first_index + offset)
+        agent = make_agent(effective_agent(difficulty), seed=seed, budget="time", max_wall=wall if turn_based else None)
+        if wall is not None and isinstance(agent, ISMCTSAgent):
+            agent.wall_cap = max(0.0, wall - (clock() - started)) / (len(seats) - offset)  # its share of the rest
         action = agent.act(work, seat)
         work.apply(seat, action)
         out.append((seat, action))

@@ -8,11 +8,19 @@ moves with a time budget, and submit them to a web process (``POST /api/internal
 shared secret ``ROBOTABLE_WORKER_SECRET``), which plays them like a person's move. A failure (the
 database or the web process unreachable) puts the turn back with exponential backoff; a killed worker's
 lease runs out and another worker takes the turn. Think time is charged to the table's owner.
+
+Think time: a search level thinks its CPU seconds (``time.thread_time``) within a wall-clock cap. At a
+live table the people wait at most the level's cap (``max_wall``, 1.8 s for hard) for one bot, and the
+bots of one turn together at most ``--think`` (``ROBOTABLE_BOT_THINK``, default 2 s): on a busy machine
+the search is cut short rather than the table kept waiting. At a turn-based table nobody watches the
+bot think: the cap is ``--think-turn`` (``ROBOTABLE_BOT_THINK_TURN``, default 10 s) for the turn's
+bots, so the level spends its whole CPU budget, plays at the strength it is rated at, and no deeper.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import secrets
@@ -22,17 +30,21 @@ import time
 from collections import OrderedDict
 
 import httpx
+from sqlalchemy import select
 
 from robotable import games
 from robotable.core import State
 
 from . import bots
 from .botqueue import BotQueue, Turn, backoff
+from .clocks import TURN, clocks_table
 from .storage import MoveRow, Storage, TableRow, database_url
 from .tables import start_state
 
 log = logging.getLogger("robotable.worker")
 
+#: Wall seconds the bots of one turn may think at a turn-based table (``ROBOTABLE_BOT_THINK_TURN``).
+TURN_THINK = 10.0
 #: Tables whose replayed state a worker keeps between turns.
 CACHED_STATES = 256
 
@@ -45,17 +57,19 @@ class Worker:
         storage: Storage,
         server: str,
         secret: str,
-        think_seconds: float = 5.0,
+        think_seconds: float = 2.0,
         lease: float = 15.0,
         poll: float = 0.1,
         seconds_per_hour: float = 1800.0,
         name: str | None = None,
         people_only: bool = False,
+        turn_think_seconds: float = TURN_THINK,
     ) -> None:
         self.storage = storage
         self.queue = BotQueue(storage)
         self.http = httpx.Client(base_url=server, headers={"Authorization": f"Bearer {secret}"}, timeout=30)
         self.think_seconds = think_seconds
+        self.turn_think_seconds = turn_think_seconds
         self.lease = lease
         self.poll = poll
         self.seconds_per_hour = seconds_per_hour
@@ -132,9 +146,11 @@ class Worker:
         renewing = threading.Event()
         renewer = threading.Thread(target=self._renew, args=(turn, renewing), daemon=True)
         renewer.start()
+        turn_based = self.turn_based(row.id)
+        wall = self.turn_think_seconds if turn_based else self.think_seconds
         started = time.perf_counter()
         try:
-            chosen = bots.choose_moves(state, seats, row.seed, row.num_moves, seconds=self.think_seconds)
+            chosen = bots.choose_moves(state, seats, row.seed, row.num_moves, wall=wall, turn_based=turn_based)
         finally:
             renewing.set()
             renewer.join()
@@ -147,6 +163,14 @@ class Worker:
             return
         if res.status_code != 200:
             raise RuntimeError(f"the web process answered {res.status_code}: {res.text[:200]}")
+
+    def turn_based(self, table_id: str) -> bool:
+        """Whether the table plays a turn-based time control (days per move); live if it has no clock."""
+        with self.storage.read() as conn:
+            control = conn.execute(select(clocks_table.c.control).where(clocks_table.c.table_id == table_id)).scalar()
+        if isinstance(control, str):  # JSON read back as text by some drivers
+            control = json.loads(control)
+        return isinstance(control, dict) and control.get("kind") == TURN
 
     def _renew(self, turn: Turn, done: threading.Event) -> None:
         while not done.wait(self.lease / 3):
@@ -194,7 +218,15 @@ def main(argv: list[str] | None = None) -> None:
         default=os.environ.get("ROBOTABLE_SERVER_URL", "http://127.0.0.1:8000"),
         help="a web process (or the proxy in front of them) to submit moves to",
     )
-    parser.add_argument("--think", type=float, default=None, help="seconds a bot may think per decision")
+    parser.add_argument(
+        "--think", type=float, default=None, help="live tables: wall seconds the bots of one turn may think in all"
+    )
+    parser.add_argument(
+        "--think-turn",
+        type=float,
+        default=float(os.environ.get("ROBOTABLE_BOT_THINK_TURN", TURN_THINK)),
+        help="turn-based tables: wall seconds the bots of one turn may think in all",
+    )
     parser.add_argument("--lease", type=float, default=15.0, help="seconds a claimed turn stays this worker's")
     parser.add_argument(
         "--people-only", action="store_true", help="take only turns of tables with people (never all-bot tables)"
@@ -227,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
         lease=args.lease,
         seconds_per_hour=quotas.seconds_per_hour,
         people_only=args.people_only,
+        turn_think_seconds=args.think_turn,
     )
     worker.parent = args.parent  # given by the parent: read here, it could already be gone (then pid 1)
     signal.signal(signal.SIGTERM, lambda *_: setattr(worker, "stopping", True))
