@@ -48,6 +48,13 @@ def arena(
     options: Annotated[str | None, typer.Option(help="Game options as a JSON object.")] = None,
     out: Annotated[Path | None, typer.Option(help="Report path prefix: writes PREFIX.json and PREFIX.png.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar or tables: just where the report went.")] = False,
+    budget: Annotated[
+        str,
+        typer.Option(
+            help="How search levels think: time (each level's CPU seconds per decision, as people play) or "
+            "iterations (reproducible: the same seed plays the same games on any machine)."
+        ),
+    ] = "time",
 ) -> None:
     """Play many seeded games between agents, seats rotated fairly; report win rates, ratings and a chart."""
     started = datetime.now(UTC)
@@ -61,6 +68,7 @@ def arena(
             options=parse_options(options),
             workers=workers,
             ray=ray,
+            budget=budget,
         )
         tournament.check()
     except RobotableError as exc:
@@ -123,7 +131,8 @@ def show_summary(outcome: Outcome) -> None:
     """Print the agents table, the head-to-head table and the seat table."""
     t, summary = outcome.tournament, outcome.summary
     title = (
-        f"{t.game}, {t.players} players: {summary['games']} games, seed {t.seed}, {outcome.seconds:.1f} s ({t.mode()})"
+        f"{t.game}, {t.players} players: {summary['games']} games, seed {t.seed}, budget {t.budget}, "
+        f"{outcome.seconds:.1f} s ({t.mode()})"
     )
     table = Table(title=title, box=box.SIMPLE_HEAD)
     for column in ("agent", "games", "win rate", "95% CI", "score", "rank", "mu", "sigma"):

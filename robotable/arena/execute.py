@@ -29,33 +29,41 @@ def run_jobs(
     workers: int = 1,
     ray_address: str | None = None,
     on_result: OnResult | None = None,
+    budget: str = "iterations",
 ) -> list[GameResult]:
     """Play every job and return the results in job order.
 
     ``workers=1`` plays in this process; ``workers>1`` in that many local processes; ``ray_address``
-    (``"auto"``, ``"local"`` or ``"ray://host:10001"``) as Ray tasks.
+    (``"auto"``, ``"local"`` or ``"ray://host:10001"``) as Ray tasks. ``budget``: see
+    :func:`~robotable.arena.runner.play_game`.
     """
     notify = on_result or (lambda _result: None)
     if ray_address is not None:
-        results = run_ray(game_id, players, options, jobs, ray_address, notify)
+        results = run_ray(game_id, players, options, jobs, ray_address, notify, budget)
     elif workers > 1:
-        results = run_processes(game_id, players, options, jobs, workers, notify)
+        results = run_processes(game_id, players, options, jobs, workers, notify, budget)
     else:
         results = []
         for job in jobs:
-            results.append(play_game(game_id, players, options, job))
+            results.append(play_game(game_id, players, options, job, budget))
             notify(results[-1])
     return sorted(results, key=lambda r: r.index)
 
 
 def run_processes(
-    game_id: str, players: int, options: Mapping[str, Any], jobs: Sequence[Job], workers: int, notify: OnResult
+    game_id: str,
+    players: int,
+    options: Mapping[str, Any],
+    jobs: Sequence[Job],
+    workers: int,
+    notify: OnResult,
+    budget: str = "iterations",
 ) -> list[GameResult]:
     """Play the jobs in ``workers`` fresh local processes (spawned: nothing inherited but the job)."""
     context = multiprocessing.get_context("spawn")
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(play_game, game_id, players, dict(options), job) for job in jobs]
+        futures = [pool.submit(play_game, game_id, players, dict(options), job, budget) for job in jobs]
         try:
             for future in as_completed(futures):
                 results.append(future.result())
@@ -68,7 +76,13 @@ def run_processes(
 
 
 def run_ray(
-    game_id: str, players: int, options: Mapping[str, Any], jobs: Sequence[Job], address: str, notify: OnResult
+    game_id: str,
+    players: int,
+    options: Mapping[str, Any],
+    jobs: Sequence[Job],
+    address: str,
+    notify: OnResult,
+    budget: str = "iterations",
 ) -> list[GameResult]:
     """Play the jobs as Ray tasks on the cluster at ``address`` (``"local"`` starts a private one).
 
@@ -85,7 +99,7 @@ def run_ray(
             raise BadInput(f"--ray {address}: cannot connect to a Ray cluster: {exc}") from None
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(play_game)
-        refs = [task.remote(game_id, players, dict(options), job) for job in jobs]
+        refs = [task.remote(game_id, players, dict(options), job, budget) for job in jobs]
         results: list[GameResult] = []
         while refs:
             # Collect whatever finished in the last moment: one wait per game would cost O(games**2).

@@ -44,6 +44,7 @@ def command_line(tournament: Tournament, out: str | Path | None = None) -> str:
     """The ``robotable arena`` command that plays this tournament again, every default spelled out."""
     args = ["robotable", "arena", "--game", tournament.game, "--agents", ",".join(tournament.agents)]
     args += ["--players", str(tournament.players), "--games", str(tournament.games), "--seed", str(tournament.seed)]
+    args += ["--budget", tournament.budget]
     if tournament.options:
         args += ["--options", json.dumps(dict(tournament.options), separators=(",", ":"))]
     if tournament.workers > 1:
@@ -79,6 +80,7 @@ def build_report(outcome: Outcome, command: str | None = None, started: datetime
             "games": t.games,
             "seed": t.seed,
             "options": dict(t.options),
+            "budget": t.budget,
         },
         "execution": {"mode": t.mode(), "seconds": round(outcome.seconds, 3)},
         "machine": machine(),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -82,15 +83,24 @@ class GameResult:
         return cls(**fields)
 
 
-def play_game(game_id: str, players: int, options: Mapping[str, Any], job: Job) -> GameResult:
-    """Play ``job`` to the end and return its result; any failure raises :class:`ArenaGameError`."""
+def play_game(
+    game_id: str, players: int, options: Mapping[str, Any], job: Job, budget: str = "iterations"
+) -> GameResult:
+    """Play ``job`` to the end and return its result; any failure raises :class:`ArenaGameError`.
+
+    ``budget`` is how search levels think (:func:`robotable.ai.make_agent`): by ``"iterations"`` the
+    same job gives the same game anywhere; by ``"time"`` (as people play) each decision thinks the
+    level's CPU seconds and the moves depend on the machine's speed. The arena lifts the levels'
+    wall-clock caps (a live table's promptness, applied by the server): on a busy machine they would
+    make a strength measurement depend on the load, which CPU time does not."""
     where = f"game {job.index} ({game_id}, {players} players, seed {job.seed}, agents {','.join(job.agents)})"
     started = time.perf_counter()
     try:
         game = games.load(game_id)
         state = game.start(players, seed=job.seed, options=dict(options))
         seeds = tuple(agent_seed(job.seed, seat) for seat in range(players))
-        agents = [make_agent(spec, seed=seeds[seat]) for seat, spec in enumerate(job.agents)]
+        wall = math.inf if budget == "time" else None  # no wall-clock cap: see above
+        agents = [make_agent(spec, seeds[seat], budget, wall) for seat, spec in enumerate(job.agents)]
         think = [0.0] * players
         digest = hashlib.sha256()
         moves = 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from robotable import games
-from robotable.ai import make_agent
+from robotable.ai import BUDGETS, make_agent
 from robotable.core import BadInput
 
 from .execute import OnResult, import_ray, run_jobs
@@ -29,7 +29,9 @@ class Tournament:
     """The agents of the pool play ``games`` games of ``game`` with ``players`` seats each.
 
     ``workers`` local processes (1: this process) or a Ray cluster at ``ray`` run the games; neither
-    changes any result.
+    changes any result. ``budget`` is how search levels think: by ``"time"`` (the default, as people
+    play: each level's CPU seconds per decision within its wall-clock cap) or by ``"iterations"`` (the
+    same seed plays the same games on any machine).
     """
 
     game: str
@@ -40,12 +42,15 @@ class Tournament:
     options: Mapping[str, Any] = field(default_factory=dict)
     workers: int = 1
     ray: str | None = None
+    budget: str = "time"
 
     def check(self) -> None:
         """Raise :class:`BadInput` (or its subclasses) naming the first problem; play nothing."""
         game = games.load(self.game)  # UnknownGame names the known games
         if not self.agents:
             raise BadInput("--agents needs at least one agent spec, like random,heuristic")
+        if self.budget not in BUDGETS:
+            raise BadInput(f"--budget must be one of {', '.join(BUDGETS)}, got {self.budget!r}")
         for spec in self.agents:
             if not spec:
                 raise BadInput("--agents has an empty entry (specs are separated by single commas)")
@@ -122,6 +127,7 @@ def run_tournament(tournament: Tournament, on_result: OnResult | None = None) ->
         workers=tournament.workers,
         ray_address=tournament.ray,
         on_result=on_result,
+        budget=tournament.budget,
     )
     seconds = time.perf_counter() - started
     return Outcome(tournament, results, summary_of(tournament, results), seconds)

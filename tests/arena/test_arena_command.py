@@ -24,10 +24,12 @@ def test_arena_prints_the_tables_and_writes_the_json_and_png(tmp_path):
     png = (tmp_path / "out" / "small.png").read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 5000
     assert report["command"] == (
-        f"robotable arena --game tf22-reload --agents random --players 3 --games 6 --seed 4 --out {prefix}"
-    )
+        f"robotable arena --game tf22-reload --agents random --players 3 --games 6 --seed 4 --budget time "
+        f"--out {prefix}"
+    )  # search levels think by time unless asked otherwise, as people play; the report says so
     assert report["tournament"] == {
         "game": "tf22-reload", "players": 3, "agents": ["random"], "games": 6, "seed": 4, "options": {},
+        "budget": "time",
     }  # fmt: skip
     assert report["machine"]["cpus"] and report["machine"]["python"]
     assert report["execution"]["mode"] == "in-process"
@@ -54,6 +56,10 @@ def test_quiet_prints_only_where_the_report_went(tmp_path):
         (["--game", "tf22-reload", "--agents", "random", "--games", "0"], "--games must be an integer of at least 1"),
         (["--game", "tf22-reload", "--agents", "random", "--workers", "0"], "--workers must be an integer of at least"),
         (["--game", "tf22-reload", "--agents", "random", "--options", "[1]"], "--options must be a JSON object"),
+        (
+            ["--game", "tf22-reload", "--agents", "random", "--budget", "fast"],
+            "--budget must be one of time, iterations",
+        ),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(tmp_path, args, words):
@@ -64,14 +70,17 @@ def test_bad_input_exits_2_naming_the_problem(tmp_path, args, words):
 
 
 def test_the_command_in_the_report_plays_the_same_games_again(tmp_path):
+    """With an iteration budget even search levels replay move for move (a time budget would not)."""
     import shlex
 
-    first = runner.invoke(app, ["arena", "-g", "tf22-reload", "-a", "random", "-p", "2", "-n", "4", "--seed", "8",
-                                "--out", str(tmp_path / "a"), "--quiet"])  # fmt: skip
+    first = runner.invoke(app, ["arena", "-g", "tf22-reload", "-a", "random,ismcts:easy", "-p", "2", "-n", "2",
+                                "--seed", "8", "--budget", "iterations", "--out", str(tmp_path / "a"),
+                                "--quiet"])  # fmt: skip
     assert first.exit_code == 0, first.output
     report = json.loads((tmp_path / "a.json").read_text())
+    assert report["tournament"]["budget"] == "iterations"
     args = shlex.split(report["command"])
-    assert args[:2] == ["robotable", "arena"]
+    assert args[:2] == ["robotable", "arena"] and args[args.index("--budget") + 1] == "iterations"
     args[args.index("--out") + 1] = str(tmp_path / "b")
     again = runner.invoke(app, [*args[1:], "--quiet"])
     assert again.exit_code == 0, again.output

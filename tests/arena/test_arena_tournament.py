@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from robotable.ai import AGENTS, Agent, Decision
@@ -107,3 +109,22 @@ def test_an_agent_that_breaks_names_the_game_to_replay(monkeypatch):
         ArenaGameError, match=r"game 0 \(tf22-reload, 2 players, seed \d+, agents broken,random\).*out of"
     ):
         run_tournament(Tournament("tf22-reload", ("broken", "random"), players=2, games=2, seed=1))
+
+
+def test_the_budget_reaches_every_agent(monkeypatch):
+    """Search levels think by time in a tournament unless it asks for iterations (reproducible)."""
+    from robotable.arena import runner as arena_runner
+
+    seen: list[str] = []
+    real = arena_runner.make_agent
+
+    def recording(spec, seed=None, budget="iterations", max_wall=None):  # type: ignore[no-untyped-def]
+        seen.append((budget, max_wall))
+        return real(spec, seed, budget, max_wall)
+
+    monkeypatch.setattr(arena_runner, "make_agent", recording)
+    run_tournament(Tournament("tf22-reload", ("random", "heuristic"), players=2, games=2, seed=1))
+    assert seen == [("time", math.inf)] * 4  # CPU seconds, no wall-clock cap (a strength measurement)
+    seen.clear()
+    run_tournament(Tournament("tf22-reload", ("random", "heuristic"), players=2, games=2, seed=1, budget="iterations"))
+    assert seen == [("iterations", None)] * 4
