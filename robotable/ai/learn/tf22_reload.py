@@ -59,8 +59,8 @@ NAMES: tuple[str, ...] = (
 #: (points, cards, chipcards, containers...). Fitted freely, self-play's outcomes give some of them
 #: negative weights by confounding (a seat that took its discards back with R holds more cards because it
 #: was losing battles), and search then spends cards and chipcards for nothing: the unconstrained model
-#: lost 32 of 100 games as medium's evaluator, the constrained one won 23.5 of 40 on another seed, with
-#: the same held-out loss (docs/ai.md).
+#: won 32 of 100 games as medium's evaluator against the hand-written one; the constrained one, with the
+#: same held-out loss, 23.5 of 40 at that level and 23 of 60 at today's medium (docs/ai.md).
 NONNEGATIVE: frozenset[str] = frozenset(NAMES)
 
 
