@@ -14,7 +14,7 @@ from robotable.core import Rng, State
 from robotable.games.twin_tin_bots import GAME, TtbState, compiled, running
 from robotable.games.twin_tin_bots.actions import ACTIONS, CHANGES
 from robotable.games.twin_tin_bots.board import Board
-from robotable.games.twin_tin_bots.components import TILE_NAMES, Tile
+from robotable.games.twin_tin_bots.components import TILE_NAMES, ZAP_RANGE, Tile
 from robotable.games.twin_tin_bots.hexgrid import OFFSETS
 from robotable.games.twin_tin_bots.movement import next_hex, push_line
 from robotable.games.twin_tin_bots.phases import BLOB, CHANGE, CRYSTAL, RUN, ZAP
@@ -84,7 +84,7 @@ def test_the_compiled_run_and_the_plain_run_agree(players, seed, steps, options)
 @given(options=variant_options(), players=st.integers(2, 6), seed=st.integers(0, 10**6))
 def test_the_move_tables_agree_with_the_movement_and_zap_rules(options, players, seed):
     board: Board = GAME.start(players, seed=seed, options=options).board  # type: ignore[attr-defined]
-    step_to, walled, line_of_fire = board.tables
+    step_to, walled, line_of_fire, in_reach = board.tables
     nothing = {}.get
     for h in board.hexes:
         for d in range(6):
@@ -100,6 +100,10 @@ def test_the_move_tables_agree_with_the_movement_and_zap_rules(options, players,
                 hit = zap_scan(board, nothing, h, d, reach)
                 expected = (stop, None) if len(crossed) < reach and stop is not None else None
                 assert hit == expected
+            crossed, stop = in_reach[h][d]
+            assert zap_scan(board, nothing, h, d, ZAP_RANGE) == ((stop, None) if stop is not None else None)
+            assert len(crossed) <= ZAP_RANGE
+            assert crossed == line_of_fire[h][d][0][:ZAP_RANGE]
 
 
 @settings(max_examples=80, deadline=None)

@@ -9,7 +9,7 @@ functions. This module runs the same programs with two things done once instead 
 
 The operations that need no rule beyond those tables are carried out in the loop itself: turning, a
 step onto an empty floor hex, a Load or Unload that is ignored (already loaded, nothing carried), a
-Zap that fizzles or stops on a Base, Rock or Teleporter, a step against the board edge, a Base or a
+Zap that meets no robot, crystal or Blob, a step against the board edge, a Base or a
 Rock, a Load with no crystal in front. Every other case (Mud, pushing, Teleporters, Jump, loading,
 unloading, a Zap that hits) calls the rule function of :mod:`.running`, as the plain
 run does. ``tests/twin_tin_bots/test_ttb_compiled.py`` checks that both runs agree on random states.
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
-from .components import SLOTS_PER_ROBOT, TILE_NAMES, ZAP_RANGE
+from .components import SLOTS_PER_ROBOT, TILE_NAMES
 from .events import blocked_event, ignored_event, move_event, order_event, run_event, turn_event, zap_event
 from .hexgrid import FACING_NAMES, OFFSETS
-from .orders import BACK_UP, CHAINED_STEPS, FORWARD, LOAD, OP_NAMES, OPS_BY_TILE, TURNS, UNLOAD, ZAP
+from .orders import BACK_UP, CHAINED_STEPS, FORWARD, LOAD, LONG_RANGE_ZAP, OP_NAMES, OPS_BY_TILE, TURNS, UNLOAD, ZAP
 from .phases import RUN, RunPoint
 from .running import OPERATIONS
 from .turns import end_turn
@@ -32,17 +32,19 @@ from .turns import end_turn
 if TYPE_CHECKING:
     from .state import TtbState
 
-#: One slot of a compiled program: its ``order`` event, the tile's operations, and whether a step that
-#: cannot move ends the tile (Forward 2x and 3x); ``None`` for a slot that does nothing.
-Step = tuple[Event, tuple[int, ...], bool] | None
+#: One slot of a compiled program: its ``order`` event, the tile's operations, whether a step that
+#: cannot move ends the tile (Forward 2x and 3x), and the slot; ``None`` for a slot that does nothing.
+Step = tuple[Event, tuple[int, ...], bool, int] | None
 
 #: Each robot's compiled slots, by robot name: ``[slot][tile]`` (tile -1, an empty slot, is the last).
 _STEPS: dict[str, tuple[tuple[Step, ...], ...]] = {}
+assert SLOTS_PER_ROBOT == 3, "the compiled run is written for three slots per robot (data/components.json)"
 #: The run point once robot ``k``'s program has ended.
 _ENDED = tuple(RunPoint(k, SLOTS_PER_ROBOT, 0) for k in range(2))
 _TURNED = {op: tuple((facing + sides) % 6 for facing in range(6)) for op, sides in TURNS.items()}
 _TURN_TABLE = tuple(_TURNED.get(op) for op in range(len(OP_NAMES)))  # None: not a turn
 _REVERSE = (3, 4, 5, 0, 1, 2)
+_ZAPS = frozenset({ZAP, LONG_RANGE_ZAP})
 _HOW = {FORWARD: "forward", BACK_UP: "back_up"}
 
 
@@ -59,7 +61,7 @@ def compiled_steps(name: str) -> tuple[tuple[Step, ...], ...]:
 
 def _compile(name: str, slot: int, tile: int) -> Step:
     ops = OPS_BY_TILE[tile] if tile >= 0 else ()
-    return (order_event[name, slot, TILE_NAMES[tile]], ops, tile in CHAINED_STEPS) if ops else None
+    return (order_event[name, slot, TILE_NAMES[tile]], ops, tile in CHAINED_STEPS, slot) if ops else None
 
 
 def run(st: TtbState, events: list[Event]) -> None:  # noqa: C901 (one loop: the common operations inlined)
@@ -73,24 +75,26 @@ def run(st: TtbState, events: list[Event]) -> None:  # noqa: C901 (one loop: the
     names, rhex, rface, rcargo, stuck = st.names, st.rhex, st.rface, st.rcargo, st.stuck
     ground, blobs = st.ground, st.blobs
     board = st.board
-    step_to, walled, line_of_fire = board.tables
+    step_to, walled, line_of_fire, in_reach = board.tables
     mud = board.mud
     turned = _TURN_TABLE
     while True:
         rid = c * per + k
         name = names[rid]
         base = k * SLOTS_PER_ROBOT
-        steps = _STEPS.get(name) or compiled_steps(name)
-        for slot in range(first_slot, SLOTS_PER_ROBOT):
-            step = steps[slot][prog[base + slot]]
+        slot_0, slot_1, slot_2 = _STEPS.get(name) or compiled_steps(name)
+        program = (slot_0[prog[base]], slot_1[prog[base + 1]], slot_2[prog[base + 2]])
+        for step in program[first_slot:] if first_slot else program:
             if step is None:
-                op = 0
                 continue
-            event, ops, chained = step
-            if op == 0:
+            event, ops, chained, slot = step
+            if op:  # resuming inside this tile, after a decision
+                todo, done, op = ops[op:], op, 0
+            else:
                 append(event)
-            for done in range(op + 1, len(ops) + 1):
-                o = ops[done - 1]
+                todo, done = ops, 0
+            for o in todo:
+                done += 1
                 table = turned[o]
                 if table is not None:  # a turn
                     facing = rface[rid] = table[rface[rid]]
@@ -111,13 +115,13 @@ def run(st: TtbState, events: list[Event]) -> None:  # noqa: C901 (one loop: the
                             if chained:
                                 break
                             continue
-                elif o == ZAP:  # a pulse that meets nothing within reach, or a Base, Rock or Teleporter
-                    crossed, stop = line_of_fire[rhex[rid]][rface[rid]]
-                    for n in crossed[:ZAP_RANGE]:
+                elif o in _ZAPS:  # a pulse that meets no robot, crystal or Blob
+                    crossed, stop = (in_reach if o == ZAP else line_of_fire)[rhex[rid]][rface[rid]]
+                    for n in crossed:
                         if n in rhex or n in ground or n in blobs:
                             break
                     else:
-                        append(zap_event[name, stop if len(crossed) < ZAP_RANGE else None, None])
+                        append(zap_event[name, stop, None])
                         continue
                 elif o == LOAD:
                     if rcargo[rid]:
@@ -137,7 +141,6 @@ def run(st: TtbState, events: list[Event]) -> None:  # noqa: C901 (one loop: the
                     return
                 if not moved and chained:
                     break
-            op = 0
         if k + 1 >= per:
             st.run_at = _ENDED[k]
             end_turn(st, events)

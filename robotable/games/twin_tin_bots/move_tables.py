@@ -14,6 +14,8 @@ True
 (((0, -1),), (0, -2))
 >>> tables.line_of_fire[(0, 0)][5]                                 # SE: two hexes, then the board edge
 (((0, 1), (0, 2)), None)
+>>> tables.in_reach[(0, 0)][2], tables.in_reach[(-2, 2)][1]       # NW: the Base is in reach; NE: 2 hexes
+((((0, -1),), (0, -2)), (((-1, 1), (0, 0)), None))
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from .components import ZAP_RANGE
 from .hexgrid import OFFSETS, Hex, board_hexes
 
 
@@ -31,11 +34,14 @@ class MoveTables(NamedTuple):
     :func:`.movement.arrive`, decides there). ``walled[h][d]``: whether nothing can ever leave ``h``
     in direction ``d`` (the board edge, a Base or a Rock is there). ``line_of_fire[h][d]``: the open
     hexes a pulse from ``h`` toward ``d`` crosses in order, and the Base, Rock or Teleporter hex that
-    stops it (``None`` if the line runs off the board)."""
+    stops it (``None`` if the line runs off the board). ``in_reach[h][d]``: the same within a Zap's
+    reach (``ZAP_RANGE`` hexes): the open hexes crossed, and the hex that stops the pulse within reach
+    (``None``: it fizzles)."""
 
     step_to: dict[Hex, tuple[Hex | None, ...]]
     walled: dict[Hex, tuple[bool, ...]]
     line_of_fire: dict[Hex, tuple[tuple[tuple[Hex, ...], Hex | None], ...]]
+    in_reach: dict[Hex, tuple[tuple[tuple[Hex, ...], Hex | None], ...]]
 
 
 @lru_cache(maxsize=64)
@@ -47,6 +53,7 @@ def move_tables(radius: int, bases: tuple[Hex, ...], rocks: frozenset[Hex], tele
     step_to: dict[Hex, tuple[Hex | None, ...]] = {}
     walled: dict[Hex, tuple[bool, ...]] = {}
     line_of_fire: dict[Hex, tuple[tuple[tuple[Hex, ...], Hex | None], ...]] = {}
+    in_reach: dict[Hex, tuple[tuple[tuple[Hex, ...], Hex | None], ...]] = {}
     for h in hexes:
         steps: list[Hex | None] = []
         walls_around: list[bool] = []
@@ -63,4 +70,7 @@ def move_tables(radius: int, bases: tuple[Hex, ...], rocks: frozenset[Hex], tele
         step_to[h] = tuple(steps)
         walled[h] = tuple(walls_around)
         line_of_fire[h] = tuple(lines)
-    return MoveTables(step_to, walled, line_of_fire)
+        in_reach[h] = tuple(
+            (crossed[:ZAP_RANGE], stop if len(crossed) < ZAP_RANGE else None) for crossed, stop in lines
+        )
+    return MoveTables(step_to, walled, line_of_fire, in_reach)
