@@ -147,6 +147,22 @@ def _observation(events: list[Event], seat: int) -> tuple:
     return tuple((e.type, repr(e.data)) for e in events if e.audience is None or seat in e.audience)
 
 
+def _descend(current: list[_InfoNode], seat: int, edge: _Edge, events: list[Event]) -> None:
+    """Move every seat's current node on by what it saw: ``seat`` along its ``edge``, the others along
+    their observation of the events."""
+    for other in range(len(current)):
+        seen = _observation(events, other)
+        if other == seat:
+            child = edge.outcomes.get(seen)
+            if child is None:
+                child = edge.outcomes[seen] = _InfoNode()
+        else:
+            child = current[other].observed.get(seen)
+            if child is None:
+                child = current[other].observed[seen] = _InfoNode()
+        current[other] = child
+
+
 def rank_rewards(state: State) -> list[float]:
     """Each seat's share of the other seats it beat (a tie counts half): 1 for a sole win, 0 for last."""
     ranks = state.result().ranks
@@ -362,7 +378,10 @@ class ISMCTSAgent(Agent):
         n = state.num_players
         current = [roots.setdefault(seat, _InfoNode()) for seat in range(n)]
         path: list[tuple[int, _Edge]] = []
+        deadline = self._wall_deadline
         while not state.is_over():
+            if path and deadline < math.inf and self.wall_clock() >= deadline:
+                break  # past the wall cap: evaluate here (see _finish)
             waiting = state.to_act()
             seat = me if me in waiting else waiting[0]
             legal = state.legal_actions(seat)
@@ -391,17 +410,7 @@ class ISMCTSAgent(Agent):
                 action, edge = self._select(node, legal, guided if at_root else None)
             events = state.apply_legal(seat, action)
             path.append((seat, edge))
-            for other in range(n):
-                seen = _observation(events, other)
-                if other == seat:
-                    child = edge.outcomes.get(seen)
-                    if child is None:
-                        child = edge.outcomes[seen] = _InfoNode()
-                else:
-                    child = current[other].observed.get(seen)
-                    if child is None:
-                        child = current[other].observed[seen] = _InfoNode()
-                current[other] = child
+            _descend(current, seat, edge, events)
             if untried:
                 break
         rewards = self._finish(state)
