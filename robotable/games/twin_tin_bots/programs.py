@@ -29,6 +29,7 @@ from .components import (
 )
 from .events import place_event
 from .phases import CHANGE
+from .running import start_run
 
 if TYPE_CHECKING:
     from .state import TtbState
@@ -113,7 +114,7 @@ def legal_changes(st: TtbState) -> list[Action]:
     c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     in_hand = _tiles_in_hand(prog, st.specials[c])
-    places = _PLACEMENTS.get(in_hand) or _new_placements(in_hand)
+    rows, position = _PLACEMENTS.get(in_hand) or _placements(in_hand)
     first = not st.first_done[c] and st.first_turn_placements(c) > 0
     if first:
         actions: list[Action] = []
@@ -124,27 +125,29 @@ def legal_changes(st: TtbState) -> list[Action]:
         if first and max(prog[lo : lo + SLOTS_PER_ROBOT]) >= 0:
             continue
         for s in range(lo, lo + SLOTS_PER_ROBOT):
-            held = prog[s]
-            row = places[s].get(held)
-            if row is None:  # every tile in hand on slot s, but the one already there
-                row = places[s][held] = tuple(_PLACE[s][t] for t in in_hand if t != held)
-            actions += row
+            at = position.get(prog[s])
+            if at is None:
+                actions += rows[s]
+            else:  # the tile already there is not placed again
+                at += len(actions)
+                actions += rows[s]
+                del actions[at]
     if not first:
         actions += _rearrangements(prog, st.robots_per)
     return actions
 
 
-#: The placements of each hand (the tiles in it, in tile order), filled on first use: per slot, by the
-#: tile already on the slot (-1: none), the Place actions of every tile in hand but that one.
-_PLACEMENTS: dict[tuple[int, ...], list[dict[int, tuple[Action, ...]]]] = {}
+#: The placements of each hand (the tiles in it, in tile order), built on first use: per slot, placing
+#: each tile in hand there, and where each tile's placement stands in those rows.
+_PLACEMENTS: dict[tuple[int, ...], tuple[tuple[tuple[Action, ...], ...], dict[int, int]]] = {}
 
 
-def _new_placements(in_hand: tuple[int, ...]) -> list[dict[int, tuple[Action, ...]]]:
-    if len(_PLACEMENTS) >= 1024:  # (only caps memory)
+def _placements(in_hand: tuple[int, ...]) -> tuple[tuple[tuple[Action, ...], ...], dict[int, int]]:
+    if len(_PLACEMENTS) >= 4096:  # (hands are few; this only caps memory)
         _PLACEMENTS.clear()
-    places: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(BOARD_SLOTS)]
-    _PLACEMENTS[in_hand] = places
-    return places
+    rows = tuple(tuple(_PLACE[s][t] for t in in_hand) for s in range(BOARD_SLOTS))
+    entry = _PLACEMENTS[in_hand] = (rows, {t: i for i, t in enumerate(in_hand)})
+    return entry
 
 
 def _rearrangements(prog: list[int], robots: int) -> list[Action]:
@@ -194,7 +197,7 @@ def can_place(st: TtbState, action: Place) -> bool:
     robot whose program is still empty)."""
     if st.phase != CHANGE:
         return False
-    c = st.active
+    c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     s, t = action.slot, int(action.tile)
     if not 0 <= s < st.robots_per * SLOTS_PER_ROBOT or t == _DM or prog[s] == t:
@@ -202,7 +205,7 @@ def can_place(st: TtbState, action: Place) -> bool:
     if _OWNED[t] + (t in st.specials[c]) - prog.count(t) <= 0:  # not in hand
         return False
     lo = s - s % SLOTS_PER_ROBOT
-    return st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])
+    return st.first_done[c] or st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])
 
 
 def can_swap(st: TtbState, action: Swap) -> bool:
@@ -386,5 +389,5 @@ def _change_made(st: TtbState, events: list[Event]) -> None:
 def _programs_run_when_done(st: TtbState, events: list[Event]) -> None:
     """Once no change is left to make, the first turn is done and the programs run."""
     if st.changes_left <= 0:
-        st.first_done[st.active] = True
-        st.start_run(events)
+        st.first_done[st.order[st.turn]] = True  # (st.active)
+        start_run(st, events)
