@@ -14,6 +14,7 @@ from pathlib import Path
 
 from conftest import ServerProcess
 from test_security_sessions import COOKIE, Person
+from test_server_browser import browser  # noqa: F401  (the browser fixture)
 from websockets.sync.client import connect
 
 from robotable.server.chat import tag_of
@@ -66,3 +67,32 @@ def test_two_accounts_with_one_display_name_are_told_apart(tmp_path: Path) -> No
         assert res.status_code == 409
     finally:
         server.stop()
+
+
+def test_the_page_shows_who_wrote_each_line(server_factory, browser) -> None:  # noqa: F811
+    server = server_factory(bot_delay=0.0)
+    alice = Person(server)
+    res = alice.http.post(
+        "/api/account/signup", json={"username": "alice", "password": "correct horse 1", "display_name": "Alice"}
+    )
+    alice.csrf = res.json()["csrf"]
+    made = alice.post("/api/tables", {"game": "tf22-reload", "num_players": 2, "seats": [{"kind": "human"}] * 2})
+    table = made.json()["table"]["id"]
+    mallory = Person(server).guest("Alice")
+    assert (
+        mallory.post("/api/invites/accept", {"code": made.json()["invites"]["1"].rsplit("/", 1)[1]}).status_code == 200
+    )
+    assert alice.post(f"/api/tables/{table}/chat", {"text": "it's me"}).status_code == 200
+    assert mallory.post(f"/api/tables/{table}/chat", {"text": "<b>no</b>, it's me"}).status_code == 200
+    guest_id = mallory.http.get("/api/account").json()["account"]["id"]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server.url}/table/{table}?watch=1")
+    page.wait_for_function("() => document.querySelectorAll('#chat-lines .chat-line').length === 2")
+    who = page.locator("#chat-lines .chat-who").all_inner_texts()
+    assert who == ["@alice", f"(guest) #{tag_of(guest_id)}"]
+    names = page.locator("#chat-lines a.chat-name")
+    assert names.all_inner_texts() == ["Alice", "Alice"]
+    assert names.nth(1).get_attribute("href") == f"/profile/{guest_id}"
+    assert page.locator("#chat-lines b").count() == 0  # text, never HTML
+    context.close()
