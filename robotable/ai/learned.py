@@ -1,7 +1,7 @@
 """Learned position values: a small model trained from self-play, as an evaluator for search.
 
 The model (trained by ``python -m robotable.ai.learn``, see :mod:`robotable.ai.learn`) gives every seat a
-*strength* from its features (:mod:`robotable.ai.learn.tf22_reload`: the seat's projected score, hand,
+*strength* from its features (:mod:`robotable.ai.heuristics.tf22_reload_features`: the seat's projected score, hand,
 chipcards, ship... relative to the table), a linear part plus one hidden layer of ``tanh`` units:
 
     z(seat) = linear . f(seat) + out . tanh(hidden f(seat) + bias)
@@ -41,7 +41,7 @@ FORMAT = "robotable-value/1"
 
 #: Games with a learned value model: their feature module and the weights file shipped as package data.
 GAMES: dict[str, tuple[str, str]] = {
-    "tf22-reload": ("robotable.ai.learn.tf22_reload", "tf22-value.json"),
+    "tf22-reload": ("robotable.ai.heuristics.tf22_reload_features", "tf22-value.json"),
 }
 
 

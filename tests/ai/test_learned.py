@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from robotable import games
 from robotable.ai import ISMCTSAgent
 from robotable.ai import learned as lv
+from robotable.ai.heuristics import tf22_reload_features as features
 from robotable.ai.learn import pipeline
-from robotable.ai.learn import tf22_reload as features
 from robotable.core import BadInput, Rng
 
 GAME = "tf22-reload"
