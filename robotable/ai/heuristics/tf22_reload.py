@@ -359,14 +359,15 @@ def evaluate(state: State) -> list[float]:
 #: against opponents that play their own search choices (``model_opponents`` 0), so they bid as if
 #: nobody bid back; hard expects the other seats to bid from the battle's solved mix and stays near its
 #: own mix (``guide_bias`` favours the heuristic's bid drawn from it) unless the search finds a clearly
-#: better card, so its bids are neither uniform nor predictable. ``seconds`` is the CPU time those
-#: iterations take here (2-player median per decision, ``benchmarks/agents.py``).
+#: better card, so its bids are neither uniform nor predictable. ``seconds`` is about the CPU time those
+#: iterations take here (``benchmarks/agents.py --budget iterations``, 2 players, median wall time per
+#: decision at load 9: easy 4 ms, medium 10 ms, hard 496 ms).
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 4, "seconds": 0.002, "rollout_depth": 4, "model_opponents": 0.0},
-    "medium": {"iterations": 15, "seconds": 0.006, "rollout_depth": 8, "model_opponents": 0.0},
+    "easy": {"iterations": 4, "seconds": 0.004, "rollout_depth": 4, "model_opponents": 0.0},
+    "medium": {"iterations": 15, "seconds": 0.01, "rollout_depth": 8, "model_opponents": 0.0},
     "hard": {
         "iterations": 500,
-        "seconds": 0.2,
+        "seconds": 0.25,
         "rollout_depth": 16,
         "model_opponents": 0.7,
         "guide_bias": 1.0,
