@@ -2,7 +2,7 @@
 // scripts and bots you run (shown once, sent only as "Authorization: Bearer"), and signing out.
 
 import { ensureAccount } from "/static/js/account.js";
-import { api, currentAccount, el, toast } from "/static/js/api.js";
+import { api, currentAccount, el, setCurrentAccount, toast } from "/static/js/api.js";
 import { lang, t } from "/static/js/i18n.js";
 
 const main = document.getElementById("account-page");
@@ -75,6 +75,23 @@ async function draw() {
         await api("/api/account/password", { method: "POST", body: { current_password: current, password: pw } });
         toast(t("app:account_page.changed"), "info");
       });
+  const everywhere = el(
+    "section",
+    { class: "panel", id: "sign-out-everywhere" },
+    el("h3", {}, t("app:account_page.everywhere_title")),
+    el("p", { class: "small" }, t("app:account_page.everywhere_help")),
+    el("div", { class: "actions" },
+      el("button", { type: "button", id: "sign-out-everywhere-button", onclick: async () => {
+        try {
+          await api("/api/account/signout-everywhere", { method: "POST" });
+          setCurrentAccount({ account: null, csrf: null });
+          location.href = "/";
+        } catch (err) {
+          toast(err.message);
+        }
+      } }, t("app:account_page.everywhere")),
+    ),
+  );
   main.replaceChildren(
     el("section", { class: "panel" }, el("h2", {}, a.display_name), el("p", { class: "small muted" }, a.guest ? t("app:account_page.guest_account") : t("app:account_page.username_is", { name: a.username }), t("app:account_page.since", { date: new Date(a.created_at).toLocaleDateString(lang) }))),
     form("rename", t("app:account_page.display_name"), [[t("app:account_page.name"), { name: "display_name", maxlength: 40, required: true, value: a.display_name }]], t("app:account_page.rename"), async (name) => {
@@ -84,6 +101,7 @@ async function draw() {
     }),
     password,
     tokenPanel,
+    everywhere,
   );
 }
 
