@@ -1030,16 +1030,16 @@ def evaluate(state: State) -> list[float]:
 
 #: Search budgets for this game (see ``robotable.ai.ismcts.LEVELS``): a Twin Tin Bots action is a whole
 #: turn (a change and two programs run), so rollouts are shorter and iterations fewer than the defaults.
-#: About 50 changes are legal each turn (about 35 once :func:`prune` keeps one per program): medium and
-#: hard search only the heuristic's choice and the best few others (``root_width``), so each gets enough
-#: samples. Medium is kept near the heuristic's strength (few iterations, rollouts of 2 actions, 3
-#: candidates: 9 of 16 games against it, seed 9103) so that hard, which searches 6 candidates with 300
-#: iterations, stands clearly above it; easy searches every change with 40 iterations and loses to the
-#: heuristic. ``seconds`` is what ``iterations`` cost per decision in CPU time (``time.thread_time``) on
-#: this project's machine: the median over 40 decisions at seat 0 of 2-player games against the
-#: heuristic (seeds 77 on; easy 0.019 s, p95 0.046; medium 0.103, p95 0.130; hard 0.534, p95 0.636).
+#: About 50 changes are legal each turn (about 35 once :func:`prune` keeps one per program). Hard
+#: searches only the heuristic's choice and the best five others by the evaluator (``root_width``), so
+#: each gets enough samples: that, not the iterations, is its strength (a medium of 60 iterations on 3
+#: such candidates won 14 of 28 against it). Medium and easy search every change without that guide,
+#: with 120 and 40 iterations: hard beat that medium 39 of 40 (seed 202671) and it beat easy 32 of 40
+#: (seed 202672). ``seconds`` is about what ``iterations`` cost per decision here (``time.thread_time``,
+#: median over 40 decisions against the heuristic: easy 0.019 s, hard 0.534 s; medium 0.08 s from
+#: ``benchmarks/agents.py --budget iterations``).
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 40, "seconds": 0.02, "rollout_depth": 2, "model_opponents": 0.5},
-    "medium": {"iterations": 60, "seconds": 0.1, "rollout_depth": 2, "model_opponents": 0.7, "root_width": 3},
+    "medium": {"iterations": 120, "seconds": 0.08, "rollout_depth": 2, "model_opponents": 0.5},
     "hard": {"iterations": 300, "seconds": 0.53, "rollout_depth": 4, "model_opponents": 0.7, "root_width": 6},
 }
