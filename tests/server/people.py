@@ -90,3 +90,32 @@ def finished_bot_table(server: Any, game: str, creator: str, seats: int = 2, tim
         assert time.monotonic() < deadline, f"the bots of table {table} did not finish in {timeout:.0f} s"
         time.sleep(0.1)
     return table
+
+
+class Browsers:
+    """In-process clients on one app, each with its own cookie jar, as several browsers on one server:
+    the first starts the app (its lifespan, in its own event loop) and the others use that same loop.
+
+    (A TestClient entered on its own starts the app's lifespan again in a new event loop; two lifespans
+    of one app leave tasks of one loop behind in the other, and stopping them could hang.)"""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.clients: list[Any] = []
+
+    def new(self, **kwargs: Any) -> Any:
+        """Another browser on the app."""
+        from fastapi.testclient import TestClient
+
+        client = TestClient(self.app, **kwargs)
+        if self.clients:
+            client.portal = self.clients[0].portal
+        else:
+            client.__enter__()
+        self.clients.append(client)
+        return client
+
+    def close(self) -> None:
+        """Stop the app (once)."""
+        if self.clients:
+            self.clients[0].__exit__(None, None, None)

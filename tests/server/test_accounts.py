@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
+from people import Browsers
 from sqlalchemy import select
 
 from robotable.server import create_app
@@ -19,18 +20,13 @@ PASSWORD = "correct horse battery"
 def make(database: tuple[str, str | None]) -> Iterator[Callable[..., TestClient]]:
     """In-process clients (each its own cookie jar) on one app over the parametrized database."""
     url, schema = database
-    app = create_app(url, schema=schema, bot_delay=0)
-    clients: list[TestClient] = []
+    browsers = Browsers(create_app(url, schema=schema, bot_delay=0))
 
     def new(base_url: str = "http://testserver") -> TestClient:
-        client = TestClient(app, base_url=base_url)
-        client.__enter__()
-        clients.append(client)
-        return client
+        return browsers.new(base_url=base_url)
 
     yield new
-    for client in reversed(clients):
-        client.__exit__(None, None, None)
+    browsers.close()
 
 
 def csrf(client: TestClient) -> dict[str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from people import bearer, browser_guest, guest_token
+from people import Browsers, bearer, browser_guest, guest_token
 from test_server_browser import browser, watch_errors  # noqa: F401  (the browser fixture)
 
 from robotable.server import create_app
@@ -24,18 +24,9 @@ OPEN = {"kind": "open"}
 def make(database: tuple[str, str | None]) -> Iterator[Callable[..., TestClient]]:
     """In-process clients (each its own cookie jar) on one app over the parametrized database."""
     url, schema = database
-    app = create_app(url, schema=schema, bot_delay=0)
-    clients: list[TestClient] = []
-
-    def new() -> TestClient:
-        client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield new
-    for client in reversed(clients):
-        client.__exit__(None, None, None)
+    browsers = Browsers(create_app(url, schema=schema, bot_delay=0))
+    yield browsers.new
+    browsers.close()
 
 
 def sign_up(client: TestClient, username: str) -> dict[str, str]:
