@@ -1,7 +1,7 @@
 """TF22: RELOAD! bids: how the old and the new bots bid, side by side in one run (issue 29).
 
     python benchmarks/tf22_bids.py bids --agents heuristic,ismcts:medium,ismcts:hard --games 6 --seed 900
-    python benchmarks/tf22_bids.py arena -- --agents ismcts:hard,ismcts-old-hard --games 20 --seed 7101
+    python benchmarks/tf22_bids.py arena -- --agents ismcts:hard,ismcts-old:hard --games 20 --seed 7101
 
 ``bids`` plays seeded 2-player games of each agent against the heuristic, once with the old heuristics
 module and once with the new one (the measured agent and its opponent both from that module), and
@@ -18,7 +18,7 @@ prints per agent and module, over the measured agent's battle choices:
 - think time per battle choice (CPU ms, median).
 
 ``arena`` runs ``robotable arena`` in this process (so ``--workers 1``) with temporary agent specs for
-the old module: ``heuristic-old`` and ``ismcts-old-easy|medium|hard`` (the same search with the old
+the old module: ``heuristic-old`` and ``ismcts-old:easy|medium|hard`` (the same search with the old
 module's rollout, evaluator, opponent model and guide). They exist only here, never in the product.
 Everything after ``--`` goes to ``robotable arena`` (``--game tf22-reload`` is implied).
 
@@ -29,21 +29,18 @@ before issue 29's battle solver), read with ``git show`` and imported beside the
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from ttb_carriers import ModuleHeuristic, ModuleISMCTS
+import old_heuristics
+from old_heuristics import make, register_old
 
 from robotable import games
-from robotable.ai import AGENTS, Agent, Decision, make_agent
-from robotable.ai.ismcts import LEVELS
+from robotable.ai import Decision
 from robotable.core import BadInput, Rng
 from robotable.games.tf22_reload import PlayCard
 
@@ -57,33 +54,7 @@ COLUMNS = ("1", "2", "3", "4", "5", "6", "7", "R")
 
 def load_old(rev: str) -> ModuleType:
     """The TF22 heuristics module as of ``rev``, imported as a sibling of the current one."""
-    source = subprocess.run(
-        ["git", "show", f"{rev}:{MODULE_PATH}"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    path = Path(tempfile.mkdtemp(prefix="tf22-old-")) / "tf22_reload_old.py"
-    path.write_text(source)
-    name = "robotable.ai.heuristics._tf22_reload_old"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def make(spec: str, old: ModuleType | None, seed: int) -> Agent:
-    """``spec`` (heuristic, ismcts:LEVEL) with the new module, or the old one if ``old`` is given."""
-    if old is None:
-        return make_agent(spec, seed=seed)
-    kind, _, level = spec.partition(":")
-    return ModuleHeuristic(old, seed) if kind == "heuristic" else ModuleISMCTS(old, level, seed)
-
-
-def register_old(old: ModuleType) -> None:
-    """Temporary agent specs for the old module (this process only): heuristic-old, ismcts-old-LEVEL."""
-    AGENTS["heuristic-old"] = lambda seed: ModuleHeuristic(old, seed)
-    for level in LEVELS:
-        AGENTS[f"ismcts-old-{level}"] = lambda seed, level=level: ModuleISMCTS(old, level, seed)
+    return old_heuristics.load_old(MODULE_PATH, rev)
 
 
 @dataclass
