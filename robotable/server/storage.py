@@ -52,6 +52,7 @@ from sqlalchemy.sql.expression import Update
 
 from .batched_writes import BatchedWrites
 from .timings import Timings
+from .wallclock import now  # the server's one clock (re-exported: other modules import it from here)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -129,11 +130,6 @@ moves_table = Table(
     Column("actor", String(8), nullable=False),  # "human" or "bot": undo never passes another human's move
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
-
-
-def now() -> datetime:
-    """The current UTC time."""
-    return datetime.now(UTC)
 
 
 def database_url(database: str | None) -> str:

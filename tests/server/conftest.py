@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from people import new_table
 
 from robotable.server import create_app
+from robotable.server.wallclock import CLOCK, WallClock
 
 #: The PostgreSQL the tests use (trust auth); override with ROBOTABLE_TEST_PG_URL.
 PG_URL = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -145,6 +146,14 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     yield make
     for client in clients:
         client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def server_clock() -> Iterator[WallClock]:
+    """The clock of the in-process servers (``make_client``): ``server_clock.advance(seconds)`` lets that
+    much time pass at once for every clock, grace period and expiry; real time again after the test."""
+    yield CLOCK
+    CLOCK.reset()
 
 
 @pytest.fixture

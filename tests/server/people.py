@@ -4,6 +4,7 @@ signed in as guests. Every helper goes through the public HTTP API, as a script 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -78,6 +79,18 @@ def browser_guest(context: Any, base_url: str, name: str = "Player 1") -> str:
     res = context.request.post(f"{base_url}/api/account/token", headers={"X-CSRF-Token": csrf})
     assert res.status == 200, res.text()
     return res.json()["token"]
+
+
+def wait_for(predicate: Callable[[], Any], what: str = "the condition", timeout: float = 60.0) -> Any:
+    """Poll ``predicate`` until it returns something true, and return that. The timeout is only a guard
+    against a hang, generous so a busy machine never trips it: tests wait for conditions, not for time."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s waiting for {what}"
+        time.sleep(0.02)
 
 
 def finished_bot_table(server: Any, game: str, creator: str, seats: int = 2, timeout: float = 60.0) -> str:

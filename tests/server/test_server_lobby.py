@@ -3,13 +3,12 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from people import bearer, guest_token
+from people import bearer, guest_token, wait_for
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
@@ -40,10 +39,7 @@ def test_lobby_filters(lobby_client, create_table) -> None:
     tf_running = create_table(client, [HUMAN, BOT])["table"]["id"]
     ttb = create_table(client, [HUMAN, BOT], game="twin-tin-bots")["table"]["id"]
     finished = create_table(client, [BOT, BOT])["table"]["id"]
-    deadline = time.monotonic() + 60
-    while client.get(f"/api/tables/{finished}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.1)
+    wait_for(lambda: client.get(f"/api/tables/{finished}").json()["status"] == "finished", "the bots to finish")
     assert ids(client) == {tf_open, tf_running, ttb}
     assert ids(client, game="tf22-reload") == {tf_open, tf_running}
     assert ids(client, game="twin-tin-bots") == {ttb}
@@ -58,10 +54,10 @@ def test_lobby_filters(lobby_client, create_table) -> None:
     assert res.status_code == 422 and "open_seats" in res.json()["detail"]
 
 
-def test_abandoned_tables_expire(lobby_client, create_table) -> None:
+def test_abandoned_tables_expire(lobby_client, create_table, server_clock) -> None:
     client = lobby_client(
-        ROBOTABLE_OPEN_TABLE_TTL="1",
-        ROBOTABLE_ABANDONED_TABLE_TTL="2.5",
+        ROBOTABLE_OPEN_TABLE_TTL="60",
+        ROBOTABLE_ABANDONED_TABLE_TTL="120",
         ROBOTABLE_EXPIRY_EVERY="0.1",
         ROBOTABLE_CLOCK_TICK="0.1",
     )
@@ -78,16 +74,13 @@ def test_abandoned_tables_expire(lobby_client, create_table) -> None:
     def status_of(made: dict[str, Any]) -> str:
         return client.get(f"/api/tables/{made['table']['id']}").json()["status"]
 
-    time.sleep(0.6)
+    server_clock.advance(40)
     someone = bearer(guest_token(client, "Someone"))
     assert client.post(f"/api/tables/{joined_id}/seats/1/claim", headers=someone).status_code == 200  # joined
-    time.sleep(1.0)
-    # the open table nobody joined has expired; the others go on
-    assert status_of(open_table) == "expired"
-    deadline = time.monotonic() + 30  # (its sweep may come a moment later on a busy machine)
-    while status_of(invited) != "expired":
-        assert time.monotonic() < deadline, "the table whose invite nobody accepted did not expire"
-        time.sleep(0.1)
+    server_clock.advance(30)  # 70 s since the tables were made, 30 s since a seat of `joined` was taken
+    # the open table nobody joined and the one whose invite nobody accepted expire at the next sweep
+    wait_for(lambda: status_of(open_table) == status_of(invited) == "expired", "the abandoned tables to expire")
+    # that sweep saw the others too: they go on
     assert status_of(joined) == status_of(turn) == status_of(live) == "running"
     assert open_table["table"]["id"] not in ids(client)
     assert open_table["table"]["id"] in ids(client, status="expired")
@@ -97,8 +90,8 @@ def test_abandoned_tables_expire(lobby_client, create_table) -> None:
     )
     assert res.status_code == 409 and "expired" in res.json()["detail"]
     # the turn-based table with no move for the whole time expires; the live one does not
-    time.sleep(1.6)
-    assert status_of(turn) == "expired"
+    server_clock.advance(60)
+    wait_for(lambda: status_of(turn) == "expired", "the turn-based table to expire")
     assert status_of(live) == "running"
     clock = client.get(f"/api/tables/{turn['table']['id']}").json()["clock"]
     assert not any(c["running"] for c in clock["seats"])  # no time-out fires on an expired table
