@@ -210,6 +210,13 @@ class RobotableSpielGame(pyspiel.Game):
         """The seed's bytes."""
         return _CONTEXTS[self.key].seed_bytes
 
+    def deserialize_state(self, text: str) -> RobotableSpielState:
+        """The state :meth:`RobotableSpielState.serialize` wrote: JSON only (no pickle, so no code runs).
+
+        The history is replayed from the root through the game's rules and the result must match the
+        stored Robotable state; anything else raises :class:`robotable.BadInput` naming the problem."""
+        return state_from_json(self, text)
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Mapping[str, Any] | None = None
     ) -> RobotableObserver:
@@ -480,6 +487,10 @@ class RobotableSpielState(pyspiel.State):
         result = self._engine.state.result()  # type: ignore[union-attr]
         return [result.payoff(seat) for seat in range(n)]
 
+    def serialize(self) -> str:
+        """The state as versioned JSON (see :func:`state_to_json` and docs/research.md): no pickle."""
+        return canonical(state_to_json(self))
+
     def __str__(self) -> str:
         if self._engine is None:
             return f"chance: seed bytes drawn {self._seed}"
@@ -487,6 +498,96 @@ class RobotableSpielState(pyspiel.State):
         if self._cut:
             cut = " (stopped at max_rounds)" if self._cut_payoffs is not None else " (cut off at max_game_length)"
         return f"step {self._steps}{cut}: {canonical(self._engine.state.to_json())}"
+
+
+#: The JSON form of ``serialize()``: its ``format`` and ``version`` (a new version for any change).
+STATE_FORMAT = "robotable-openspiel-state"
+STATE_FORMAT_VERSION = 1
+
+
+def state_to_json(state: RobotableSpielState) -> dict[str, Any]:
+    """A state as JSON: the format and version, the game (pyspiel name and parameters), the history
+    as ``[player, action]`` pairs (chance is -1; a simultaneous node gives one pair per seat), and the
+    Robotable state with each seat's own actions (``null`` before the seed is drawn)."""
+    game = state.get_game()
+    engine = state._engine
+    return {
+        "format": STATE_FORMAT,
+        "version": STATE_FORMAT_VERSION,
+        "game": game.get_type().short_name,
+        "parameters": {**game.get_parameters(), "options": state.ctx.options},
+        "history": [[item.player, item.action] for item in state.full_history()],
+        "state": None if engine is None else engine.state.to_json(),
+        "own_actions": None if engine is None else [seat[:] for seat in engine.own],
+        "terminal": state.is_terminal(),
+    }
+
+
+def state_from_json(game: RobotableSpielGame, text: object) -> RobotableSpielState:
+    """Rebuild a state of ``game`` from :func:`state_to_json`'s JSON (a string or the parsed object).
+
+    Only JSON is read (never a pickle, so deserializing runs no code): the history is replayed through
+    the game's rules and must reach the stored state. Errors are :class:`BadInput` naming the problem."""
+    what = f"a serialized {game.get_type().short_name} state"
+    data: Any = text
+    if isinstance(text, (str, bytes)):
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError):
+            raise BadInput(
+                f"{what} must be JSON of format {STATE_FORMAT!r} (OpenSpiel's pickle form is refused: "
+                "deserializing never runs code); got text starting {text[:40]!r}"
+            ) from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise BadInput(f"{what} must be a JSON object with format {STATE_FORMAT!r}")
+    if data.get("version") != STATE_FORMAT_VERSION:
+        raise BadInput(f"{what}: unknown version {data.get('version')!r} (this code reads {STATE_FORMAT_VERSION})")
+    if data.get("game") != game.get_type().short_name:
+        raise BadInput(f"{what}: this is a state of {data.get('game')!r}")
+    expected = {**game.get_parameters(), "options": _CONTEXTS[game.key].options}
+    if data.get("parameters") != expected:
+        raise BadInput(f"{what}: parameters {data.get('parameters')!r} differ from the game's {expected!r}")
+    history = data.get("history")
+    if not isinstance(history, list) or not all(
+        isinstance(h, list) and len(h) == 2 and all(type(x) is int for x in h) for h in history
+    ):
+        raise BadInput(f"{what}: 'history' must be a list of [player, action] integer pairs")
+    state = replay(game, history)
+    engine = state._engine
+    if data.get("state") != (None if engine is None else engine.state.to_json()):
+        raise BadInput(f"{what}: the history does not lead to the stored state")
+    if data.get("own_actions") != (None if engine is None else engine.own):
+        raise BadInput(f"{what}: the history does not lead to the stored own actions")
+    return state
+
+
+def replay(game: pyspiel.Game, history: list[list[int]] | list[int]) -> RobotableSpielState:
+    """The state a history reaches from the root: ``[player, action]`` pairs (as ``full_history()``) or
+    bare actions (as ``history()``; a simultaneous node takes one action per seat). An action that is
+    not legal where it comes raises :class:`BadInput`."""
+    state = game.new_initial_state()
+    n = game.num_players()
+    pairs = [h if isinstance(h, list) else [None, h] for h in history]
+    i = 0
+    while i < len(pairs):
+        if state.is_terminal():
+            raise BadInput(f"history goes on after the end of the game (at item {i})")
+        if state.is_simultaneous_node():
+            joint = pairs[i : i + n]
+            if len(joint) < n or any(p not in (None, seat) for seat, (p, _) in enumerate(joint)):
+                raise BadInput(f"history item {i}: a simultaneous node takes one [seat, action] per seat in order")
+            state.apply_actions([a for _, a in joint])
+            i += n
+            continue
+        player, action = pairs[i]
+        if player is not None and player != state.current_player():
+            raise BadInput(f"history item {i}: player {player} does not act there ({state.current_player()} does)")
+        legal = state.legal_actions()
+        if action not in legal:
+            raise BadInput(f"history item {i}: action {action} is not legal there")
+        state.apply_action(action)
+        i += 1
+    return state
 
 
 #: Views and their tensors per (state version, seat, kind): pyspiel asks each observer separately.
@@ -724,6 +825,9 @@ __all__ = [
     "load_game",
     "register",
     "register_all",
+    "replay",
     "seeded_state",
     "short_name",
+    "state_from_json",
+    "state_to_json",
 ]

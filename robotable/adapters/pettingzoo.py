@@ -14,9 +14,11 @@ game's feature planes of ``view(seat)`` (values in [0, 1], the same layout for e
 the game's integer encoding; an agent that is not selected has an all-zero mask.
 ``observation_string(agent)`` gives the view as canonical JSON.
 Rewards come once, at the end: Robotable's payoff (1 shared among the winners). ``reset(seed=...)``
-seeds the game, so equal seeds and actions replay exactly. ``max_steps`` truncates a game after that many
-steps (default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin
-Tin Bots very long). ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds with a scored
+seeds the game, so equal seeds and actions replay exactly. ``max_cycles`` (PettingZoo's name) truncates a
+game after that many steps (an AEC step is one agent's action, a parallel step one call of ``step``;
+default: never for TF22, whose rules bound it; 20000 for the other games: random play can make Twin Tin
+Bots very long). ``max_steps``, its old name, still works in 0.2 with a ``DeprecationWarning`` and goes
+in 0.3. ``max_rounds`` (Twin Tin Bots) ends a game after that many rounds with a scored
 outcome (ranked as the rules rank an ended game; agents are terminated, not truncated).
 ``structured_actions=True`` (AEC, Robots on the Line) uses the game's structured action space: trade offers
 built as short sequences of sub-decisions, the draft shown in extra observation planes (see
@@ -31,6 +33,7 @@ built as short sequences of sub-decisions, the draft shown in extra observation 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -65,7 +68,7 @@ class _Table:
         game_id: str,
         num_players: int,
         options: Mapping[str, Any] | None,
-        max_steps: int | None,
+        max_cycles: int | None,
         max_rounds: int | None = None,
         structured: bool = False,
     ) -> None:
@@ -86,8 +89,8 @@ class _Table:
         if self.structured is not None:
             self.num_actions = self.structured.size
             self.observation_size += self.structured.draft_size
-        check_limit(max_steps)
-        self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
+        check_limit(max_cycles, "max_cycles")
+        self.max_cycles = default_action_limit(self.game) if max_cycles is None else max_cycles
         self.state: State | None = None
         self.steps = 0
         self.rng = np.random.default_rng()
@@ -175,6 +178,21 @@ class _Table:
         return [result.payoff(seat) for seat in range(self.num_players)]
 
 
+def cycles_keyword(max_cycles: int | None, max_steps: int | None) -> int | None:
+    """``max_cycles``, or the deprecated ``max_steps`` (a :class:`DeprecationWarning`; both: an error)."""
+    if max_steps is None:
+        return max_cycles
+    if max_cycles is not None:
+        raise BadInput("give max_cycles only (max_steps is its deprecated old name)")
+    warnings.warn(
+        "max_steps is deprecated since Robotable 0.2 and will be removed in 0.3: use max_cycles, "
+        "PettingZoo's name for it",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return max_steps
+
+
 def _agent(seat: int) -> str:
     return f"player_{seat}"
 
@@ -189,16 +207,19 @@ class RobotableAECEnv(AECEnv):
         game_id: str,
         num_players: int = 2,
         options: Mapping[str, Any] | None = None,
-        max_steps: int | None = None,
+        max_cycles: int | None = None,
         render_mode: str | None = None,
         max_rounds: int | None = None,
         structured_actions: bool = False,
+        *,
+        max_steps: int | None = None,
     ) -> None:
+        max_cycles = cycles_keyword(max_cycles, max_steps)
         super().__init__()
         check_mode(render_mode)
         self.render_mode = render_mode
         self._window = Window()
-        self.table = _Table(game_id, num_players, options, max_steps, max_rounds, structured_actions)
+        self.table = _Table(game_id, num_players, options, max_cycles, max_rounds, structured_actions)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_v0"}
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -262,7 +283,7 @@ class RobotableAECEnv(AECEnv):
                 self.rewards[a] = payoff
                 self.terminations[a] = True
             self.agent_selection = agent
-        elif table.max_steps is not None and table.steps >= table.max_steps:
+        elif table.max_cycles is not None and table.steps >= table.max_cycles:
             self.truncations = {a: True for a in self.agents}
             self.agent_selection = agent
         else:
@@ -297,14 +318,17 @@ class RobotableParallelEnv(ParallelEnv):
         game_id: str,
         num_players: int = 2,
         options: Mapping[str, Any] | None = None,
-        max_steps: int | None = None,
+        max_cycles: int | None = None,
         render_mode: str | None = None,
         max_rounds: int | None = None,
+        *,
+        max_steps: int | None = None,
     ) -> None:
+        max_cycles = cycles_keyword(max_cycles, max_steps)
         check_mode(render_mode)
         self.render_mode = render_mode
         self._window = Window()
-        self.table = _Table(game_id, num_players, options, max_steps, max_rounds)
+        self.table = _Table(game_id, num_players, options, max_cycles, max_rounds)
         self.metadata = {**self.metadata, "name": f"robotable_{game_id.replace('-', '_')}_parallel_v0"}
         self.WAIT = self.table.num_actions
         self.possible_agents = [_agent(s) for s in range(self.table.num_players)]
@@ -363,7 +387,7 @@ class RobotableParallelEnv(ParallelEnv):
         agents = self.agents
         outcome = table.outcome()
         over = outcome is not None
-        cut = not over and table.max_steps is not None and table.steps >= table.max_steps
+        cut = not over and table.max_cycles is not None and table.steps >= table.max_cycles
         rewards = dict.fromkeys(agents, 0.0)
         if outcome is not None:
             rewards = {a: table.payoffs(outcome)[self._seat[a]] for a in agents}

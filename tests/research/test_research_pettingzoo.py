@@ -38,7 +38,7 @@ def test_research_pettingzoo_api_and_seed(game_id: str, players: int, options: d
 
 
 def test_research_pettingzoo_truncation() -> None:
-    env = aec_env("twin-tin-bots", 2, max_steps=30)
+    env = aec_env("twin-tin-bots", 2, max_cycles=30)
     api_test(env, num_cycles=100)
     env.reset(seed=1)
     for _agent in env.agent_iter():
@@ -96,8 +96,8 @@ def test_research_pettingzoo_seeded_reset_replays() -> None:
 def test_research_pettingzoo_errors() -> None:
     with pytest.raises(BadInput, match="7 players"):
         aec_env("tf22-reload", 7)
-    with pytest.raises(BadInput, match="max_steps"):
-        aec_env("twin-tin-bots", 2, max_steps=0)
+    with pytest.raises(BadInput, match="max_cycles"):
+        aec_env("twin-tin-bots", 2, max_cycles=0)
     with pytest.raises(BadInput, match="unknown game"):
         aec_env("chess", 2)
     env = aec_env("tf22-reload", 2)
@@ -149,3 +149,14 @@ def test_research_pettingzoo_parallel_illegal_action_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         env.step({"player_0": legal0, "player_1": illegal1})
     assert env.table.state.to_json() == before
+
+
+@pytest.mark.parametrize("make", [aec_env, parallel_env])
+def test_research_pettingzoo_max_steps_is_deprecated(make) -> None:
+    """``max_steps`` (the old name of ``max_cycles``) still truncates, with a DeprecationWarning."""
+    with pytest.warns(DeprecationWarning, match="max_cycles"):
+        old = make("twin-tin-bots", 2, max_steps=7)
+    assert old.table.max_cycles == 7
+    assert make("twin-tin-bots", 2, max_cycles=7).table.max_cycles == 7
+    with pytest.raises(BadInput, match="max_cycles only"):
+        make("twin-tin-bots", 2, max_cycles=7, max_steps=7)
