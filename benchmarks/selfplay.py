@@ -1,31 +1,38 @@
 """Self-play data generation: steps per second with observations and masks, next to OpenSpiel's Kuhn poker.
 
     python benchmarks/selfplay.py                      # every served game, 2 players, about a minute
-    python benchmarks/selfplay.py --seconds 10 --envs 64 --processes 2 --game tf22-reload
+    python benchmarks/selfplay.py --seconds 10 --envs 32 --large 256 --game tf22-reload
 
 One loop for everything: ``num_envs`` games stepped together; each step fills a float32 observation
 array and a bool legal-action mask for every game's acting seat, picks a uniformly random legal action
 per game and applies it, restarting finished games at once. It runs over
 
-- ``robotable.adapters.vector.VectorEnv`` (our games, contract and feature planes directly: "vector");
+- ``robotable.adapters.vector.VectorEnv`` (our games, contract and feature planes directly: "vector"),
+  with ``--envs`` games in this process, and with ``--large`` games in this process and spread over
+  ``--workers`` worker processes (default: one per core);
 - pyspiel states (``observation_tensor`` and ``legal_actions_mask`` of the acting player, chance nodes
   sampled and not counted) for our games through the OpenSpiel adapter ("pyspiel"; TF22 through
   ``convert_to_turn_based``, one seat at a time like the vector loop) and for OpenSpiel's
   ``python_kuhn_poker`` (pure Python) and C++ ``kuhn_poker``.
 
-Each is measured in one process, then in ``--processes`` processes at once (total steps / wall time).
-A step is one applied decision. The one-process loop is also given per second of its own CPU time
-(``time.process_time``), which other programs on a shared machine do not slow the way they slow wall
-time; the load average is printed before and after. Nothing is asserted.
+A step is one applied decision. Every loop is measured **interleaved**: ``--rounds`` rounds, each giving
+every loop ``seconds / rounds`` in turn, so a change of load on a shared machine falls on all loops alike.
+Each loop is given per wall second and per CPU second (``time.process_time`` of this process plus, for
+worker processes, theirs), and "cores" is CPU seconds per wall second. Ratios to ``python_kuhn_poker``
+are per CPU second (the wall-clock ratio of two loops measured apart mixes the code's speed with the
+load at each moment). The scaling table compares the large batch with the small one: per wall second
+(what workers are for: more cores; they can gain only as far as the machine has cores free) and per CPU
+second (what the batch costs per step, whatever the load). The load average is printed before and
+after. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +48,8 @@ from robotable.adapters._common import encodable_games
 from robotable.adapters.vector import VectorEnv
 
 REFERENCES = ("python_kuhn_poker", "kuhn_poker")
+#: Width of the loop names' column.
+NAME = 44
 
 
 class SpielVector:
@@ -90,82 +99,144 @@ class SpielVector:
             self.states[i] = self._ready(state)
         self._observe()
 
+    def cpu_seconds(self) -> float:
+        return time.process_time()
 
-def _make(kind: str, name: str, players: int, envs: int, seed: int) -> Any:
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Loop:
+    """One measured loop and what it has done so far."""
+
+    label: str
+    env: Any
+    rng: np.random.Generator
+    steps: int = 0
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def run(self, seconds: float) -> None:
+        """Step for about ``seconds`` (wall) and add up the steps, wall and CPU seconds."""
+        env, rng = self.env, self.rng
+        steps = 0
+        start, cpu = time.perf_counter(), env.cpu_seconds()
+        while True:
+            env.step(env.sample(rng))
+            steps += env.num_envs
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        self.steps += steps
+        self.wall += elapsed
+        self.cpu += env.cpu_seconds() - cpu
+
+    @property
+    def per_wall(self) -> float:
+        return self.steps / self.wall
+
+    @property
+    def per_cpu(self) -> float:
+        return self.steps / self.cpu
+
+
+def make(kind: str, name: str, players: int, envs: int, seed: int = 0, workers: int | None = 0) -> Any:
+    """The loop's environment, reset."""
     if kind == "vector":
-        return VectorEnv(name, num_envs=envs, num_players=players, seed=seed)
-    if kind == "pyspiel":  # simultaneous choices one seat at a time, as in VectorEnv
+        env: Any = VectorEnv(name, num_envs=envs, num_players=players, seed=seed, workers=workers)
+    elif kind == "pyspiel":  # simultaneous choices one seat at a time, as in VectorEnv
         game = ros.load_game(name, players=players)
         if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
             game = pyspiel.convert_to_turn_based(game)
-        return SpielVector(game, envs, seed)
-    return SpielVector(pyspiel.load_game(name), envs, seed)
-
-
-def run(kind: str, name: str, players: int, envs: int, seconds: float, seed: int = 0) -> tuple[int, float, float]:
-    """Steps, elapsed wall seconds and CPU seconds of the loop for about ``seconds``."""
-    env = _make(kind, name, players, envs, seed)
+        env = SpielVector(game, envs, seed)
+    else:
+        env = SpielVector(pyspiel.load_game(name), envs, seed)
     env.reset()
-    rng = np.random.default_rng(seed)
-    steps = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        env.step(env.sample(rng))
-        steps += env.num_envs
-    return steps, time.perf_counter() - start, time.process_time() - cpu
+    return env
 
 
-def _worker(args: tuple[str, str, int, int, float, int]) -> tuple[int, float, float]:
-    return run(*args)
-
-
-def measure(
-    kind: str, name: str, players: int, envs: int, seconds: float, processes: int
-) -> tuple[float, float, float]:
-    """Steps per second in one process (per wall and per CPU second), and in ``processes`` processes at once."""
-    steps, elapsed, cpu = run(kind, name, players, envs, seconds)
-    context = multiprocessing.get_context("fork")
-    jobs = [(kind, name, players, envs, seconds, seed) for seed in range(processes)]
-    with context.Pool(processes) as pool:
-        results = pool.map(_worker, jobs)  # concurrent: total steps over the longest run
-    total = sum(r[0] for r in results)
-    return steps / elapsed, steps / cpu, total / max(r[1] for r in results)
+def interleave(loops: list[Loop], seconds: float, rounds: int) -> None:
+    """Each loop ``seconds`` in all, in ``rounds`` turns taken one loop after another (after a warm-up)."""
+    for loop in loops:
+        loop.env.step(loop.env.sample(loop.rng))
+    for _ in range(rounds):
+        for loop in loops:
+            loop.run(seconds / rounds)
 
 
 def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def _figures(loop: Loop) -> str:
+    return f"{loop.per_wall:>12,.0f} {loop.per_cpu:>12,.0f} {loop.cpu / loop.wall:>7.2f}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per loop in all (split over rounds)")
+    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds")
     parser.add_argument("--envs", type=int, default=32, help="games stepped together")
-    parser.add_argument("--processes", type=int, default=2, help="processes for the parallel figure")
+    parser.add_argument("--large", type=int, default=256, help="games in the large batch (0: no scaling table)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="worker processes of the large batch (default: cores)"
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--game", action="append", help="our game id (repeatable; default: every served game)")
     parser.add_argument("--no-pyspiel", action="store_true", help="skip our games through the pyspiel loop")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1 or args.envs < 1 or args.large < 0:
+        parser.error("--seconds must be positive, --rounds and --envs at least 1, --large at least 0")
+    workers = args.workers if args.workers is not None else max(2, len(os.sched_getaffinity(0)))
+    small, scaling = [], []
+    games = args.game or encodable_games()
+    p = args.players
+    for game_id in games:
+        small.append(Loop(f"{game_id} vector {p}p", make("vector", game_id, p, args.envs), np.random.default_rng(0)))
+        if not args.no_pyspiel:
+            small.append(
+                Loop(f"{game_id} pyspiel {p}p", make("pyspiel", game_id, p, args.envs), np.random.default_rng(0))
+            )
+        if args.large:
+            for count, w in ((args.large, 0), (args.large, workers)):
+                env = make("vector", game_id, p, count, workers=w)
+                where = f"{w} workers" if w else "1 process"
+                scaling.append(Loop(f"{game_id} {count} games, {where}", env, np.random.default_rng(0)))
+    small += [
+        Loop(f"{name} (OpenSpiel)", make("openspiel", name, p, args.envs), np.random.default_rng(0))
+        for name in REFERENCES
+    ]
     print(f"machine: {machine()}")
     print(
-        f"steps/s with observations and masks: {args.envs} games per loop, {args.seconds:g} s each, "
-        f"1 process (per wall and per CPU second) and {args.processes} processes; load average {_load()}"
+        f"steps/s with observations and masks, {p} players, interleaved: {args.rounds} rounds, "
+        f"{args.seconds:g} s per loop in all; load average {_load()}"
     )
-    print(f"{'loop':<42} {'1 process':>12} {'per CPU s':>12} {f'{args.processes} processes':>14}")
-    rows = []
-    for game_id in args.game or encodable_games():
-        rows.append((f"{game_id} vector {args.players}p", "vector", game_id))
-        if not args.no_pyspiel:
-            rows.append((f"{game_id} pyspiel {args.players}p", "pyspiel", game_id))
-    rows += [(f"{name} (OpenSpiel)", "openspiel", name) for name in REFERENCES]
-    figures = {}
-    for label, kind, name in rows:
-        single, per_cpu, parallel = measure(kind, name, args.players, args.envs, args.seconds, args.processes)
-        figures[label] = single
-        print(f"{label:<42} {single:>12,.0f} {per_cpu:>12,.0f} {parallel:>14,.0f}", flush=True)
-    reference = figures[f"{REFERENCES[0]} (OpenSpiel)"]
-    print(f"1 process, as a ratio to {REFERENCES[0]} in this run (a loaded machine slows all alike):")
-    for label, single in figures.items():
-        print(f"{label:<42} {single / reference:>12.2f}")
+    try:
+        interleave(small + scaling, args.seconds, args.rounds)
+    finally:
+        for loop in small + scaling:
+            loop.env.close()
+    header = f"{'per wall s':>12} {'per CPU s':>12} {'cores':>7}"
+    print(f"{args.envs} games per loop, 1 process")
+    print(f"{'loop':<{NAME}} {header}")
+    for loop in small:
+        print(f"{loop.label:<{NAME}} {_figures(loop)}")
+    reference = small[-len(REFERENCES)]
+    print(f"as a ratio to {REFERENCES[0]} per CPU second:")
+    for loop in small:
+        print(f"{loop.label:<{NAME}} {loop.per_cpu / reference.per_cpu:>12.2f}")
+    if scaling:
+        print(f"scaling: {args.large} games against {args.envs} (ratios per wall s and per CPU s)")
+        print(f"{'loop':<{NAME}} {header} {'x wall':>7} {'x CPU':>7}")
+        for i, game_id in enumerate(games):
+            base = next(loop for loop in small if loop.label == f"{game_id} vector {p}p")
+            print(f"{f'{game_id} {args.envs} games, 1 process':<{NAME}} {_figures(base)} {1:>7.2f} {1:>7.2f}")
+            for loop in scaling[2 * i : 2 * i + 2]:
+                print(
+                    f"{loop.label:<{NAME}} {_figures(loop)} "
+                    f"{loop.per_wall / base.per_wall:>7.2f} {loop.per_cpu / base.per_cpu:>7.2f}"
+                )
     print(f"load average after: {_load()}")
 
 

@@ -1,4 +1,4 @@
-"""robotable.adapters.vector: batched self-play with numpy observations, masks, auto-reset and seeds."""
+"""robotable.adapters.vector: batched self-play with numpy observations, masks, auto-reset, seeds and workers."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from robotable import games
+from robotable.adapters import vector
 from robotable.adapters._common import encodable_games, legal_by_index
 from robotable.adapters.vector import VectorEnv
 from robotable.core import BadInput, Rng
@@ -17,41 +19,58 @@ from robotable.core import BadInput, Rng
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("game_id", encodable_games())
-def test_research_vector_arrays_are_the_acting_seats(game_id: str) -> None:
-    env = VectorEnv(game_id, num_envs=4, num_players=3 if game_id != "tf22-reload" else 2, seed=1)
-    obs, mask, seats = env.reset()
-    game = games.load(game_id)
+def _check_rows(env: VectorEnv) -> None:
+    """Every row of the arrays is its game's acting seat's planes, legal mask and legal list."""
+    game = env.game
     encoder = game.observation_encoder
-    rng = np.random.default_rng(1)
-    for _ in range(25):
-        assert obs.shape == (4, encoder.size) and obs.dtype == np.float32
-        assert mask.shape == (4, env.num_actions) and mask.dtype == np.bool_
-        for i, state in enumerate(env.states):
-            seat = state.to_act()[0]
-            assert seats[i] == seat
-            assert set(np.flatnonzero(mask[i])) == set(legal_by_index(game, state, seat))
-            assert obs[i].tolist() == pytest.approx(encoder.encode(state.view(seat), seat))
-        obs, mask, seats, rewards, _ = env.step(env.sample(rng))
-        assert rewards.shape == (4, env.num_players)
+    for i, state in enumerate(env.states):
+        seat = state.to_act()[0]
+        assert env.seats[i] == seat
+        legal = legal_by_index(game, state, seat)
+        assert set(np.flatnonzero(env.masks[i])) == set(legal)
+        assert env._arrays["legal"][i, : env._arrays["counts"][i]].tolist() == list(legal)
+        assert env.observations[i].tolist() == pytest.approx(encoder.encode(state.view(seat), seat))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game_id=st.sampled_from(encodable_games()),
+    num_envs=st.integers(1, 5),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 30),
+)
+def test_research_vector_arrays_are_the_acting_seats(game_id: str, num_envs: int, seed: int, steps: int) -> None:
+    env = VectorEnv(game_id, num_envs=num_envs, num_players=2, seed=seed, workers=0)
+    obs, mask, seats = env.reset()
+    assert obs.shape == (num_envs, env.observation_size) and obs.dtype == np.float32
+    assert mask.shape == (num_envs, env.num_actions) and mask.dtype == np.bool_
+    assert seats.shape == (num_envs,)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        _, _, _, rewards, _ = env.step(env.sample(rng))
+        assert rewards.shape == (num_envs, env.num_players)
+    _check_rows(env)
 
 
 @pytest.mark.parametrize("game_id", encodable_games())
 def test_research_vector_no_leak(game_id: str) -> None:
     """Resampling everything each acting seat cannot know changes none of its observation and mask rows."""
-    env = VectorEnv(game_id, num_envs=3, num_players=3, seed=4)
+    env = VectorEnv(game_id, num_envs=3, num_players=3, seed=4, workers=0)
     env.reset()
+    games_here = env._local
     rng = np.random.default_rng(4)
     changed = 0
     for step in range(40):
         obs, mask = env.observations.copy(), env.masks.copy()
-        real = env.states
-        env.states = [s.determinize(int(seat), Rng(step * 3 + i)) for i, (s, seat) in enumerate(zip(real, env.seats))]
-        changed += sum(a.to_json() != b.to_json() for a, b in zip(real, env.states))
-        env._observe(range(env.num_envs))
+        real = games_here.states
+        games_here.states = [
+            s.determinize(int(seat), Rng(step * 3 + i)) for i, (s, seat) in enumerate(zip(real, env.seats))
+        ]
+        changed += sum(a.to_json() != b.to_json() for a, b in zip(real, games_here.states))
+        games_here.observe()
         assert np.array_equal(env.observations, obs) and np.array_equal(env.masks, mask)
-        env.states = real
-        env._observe(range(env.num_envs))
+        games_here.states = real
+        games_here.observe()
         env.step(env.sample(rng))
     assert changed > 0
 
@@ -87,6 +106,50 @@ def test_research_vector_seeds_replay() -> None:
     assert any((a != b).any() for a, b in zip(same, run(6), strict=True))
 
 
+def _trace(env: VectorEnv, steps: int) -> list[np.ndarray]:
+    """Everything the env returns over ``steps`` random steps (copies), then closed."""
+    with env:
+        out = [a.copy() for a in env.reset()]
+        rng = np.random.default_rng(1)
+        for _ in range(steps):
+            out += [a.copy() for a in env.step(env.sample(rng))]
+            out.append(env.info["truncated"].copy())
+        out.append(np.array(env.episodes))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game_id", "kwargs"),
+    [
+        ("tf22-reload", {"num_players": 3}),
+        ("twin-tin-bots", {"max_rounds": 1}),
+        ("robots-on-the-line", {"structured_actions": True, "max_steps": 40}),
+    ],
+)
+def test_research_vector_workers_play_the_same_games(game_id: str, kwargs: dict) -> None:
+    """Spread over worker processes (shared memory), the same seed gives exactly the same arrays, step by
+    step, as in one process: each game has its own stream of seeds, whatever process steps it."""
+    alone = _trace(VectorEnv(game_id, num_envs=5, seed=9, workers=0, **kwargs), 120)
+    spread = _trace(VectorEnv(game_id, num_envs=5, seed=9, workers=2, **kwargs), 120)
+    assert len(alone) == len(spread)
+    for a, b in zip(alone, spread):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert alone[-1] > 0  # games ended (or were cut off) and restarted on the way
+
+
+def test_research_vector_sample_is_uniform_over_the_legal_actions() -> None:
+    env = VectorEnv("tf22-reload", num_envs=4, num_players=2, seed=2, workers=0)
+    _, mask, _ = env.reset()
+    rng = np.random.default_rng(2)
+    draws = np.stack([env.sample(rng) for _ in range(4000)])
+    for i in range(4):
+        legal = np.flatnonzero(mask[i])
+        values, counts = np.unique(draws[:, i], return_counts=True)
+        assert values.tolist() == legal.tolist()
+        expected = 4000 / len(legal)
+        assert (np.abs(counts - expected) < 5 * np.sqrt(expected)).all()
+
+
 def test_research_vector_truncation() -> None:
     env = VectorEnv("twin-tin-bots", num_envs=2, num_players=2, seed=3, max_steps=10)
     env.reset()
@@ -103,37 +166,106 @@ def test_research_vector_bad_input_changes_nothing() -> None:
     env = VectorEnv("tf22-reload", num_envs=2, num_players=2, seed=1)
     _, mask, _ = env.reset()
     before = [s.to_json() for s in env.states]
+    first = int(np.flatnonzero(mask[0])[0])
     illegal = int(np.flatnonzero(~mask[1])[0])
     with pytest.raises(BadInput, match="game 1: action"):
-        env.step([int(np.flatnonzero(mask[0])[0]), illegal])
+        env.step([first, illegal])
+    for outside in (-1, env.num_actions, 10**12):
+        with pytest.raises(BadInput, match=f"game 1: action {outside} is not legal"):
+            env.step([first, outside])
+    with pytest.raises(BadInput, match="integer action indices"):
+        env.step([first + 0.5, first])
+    with pytest.raises(BadInput, match="integer action indices"):
+        env.step(["a", "b"])
     with pytest.raises(BadInput, match="one action per game"):
         env.step([0])
     assert [s.to_json() for s in env.states] == before
+    env.step(np.array([first, int(np.flatnonzero(mask[1])[0])], np.float64))  # integral floats are indices
     for bad in (0, -1, "4", True):
         with pytest.raises(BadInput, match="num_envs"):
             VectorEnv("tf22-reload", num_envs=bad)
+    for bad in (-1, 3, 1.0, True):
+        with pytest.raises(BadInput, match="workers must be None or an integer from 0 to num_envs"):
+            VectorEnv("tf22-reload", num_envs=2, workers=bad)
     with pytest.raises(RuntimeError, match="reset"):
         VectorEnv("tf22-reload").step([0] * 16)
 
 
-def test_research_selfplay_benchmark_prints_its_table() -> None:
+def test_research_vector_worker_states_stay_in_the_workers() -> None:
+    with VectorEnv("tf22-reload", num_envs=2, seed=1, workers=1) as env:
+        env.reset()
+        with pytest.raises(RuntimeError, match="live in the 1 worker processes"):
+            env.states  # noqa: B018
+        assert env.cpu_seconds() > 0
+
+
+def test_research_vector_a_stopped_worker_is_reported() -> None:
+    env = VectorEnv("tf22-reload", num_envs=4, seed=1, workers=2)
+    env.reset()
+    env._processes[1].kill()
+    env._processes[1].join()
+    with pytest.raises(RuntimeError, match="worker 1 stopped"):
+        env.step(env.sample(np.random.default_rng(0)))
+    assert not env._processes  # the others were stopped too
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(env.sample(np.random.default_rng(0)))
+
+
+def test_research_vector_close_stops_the_workers() -> None:
+    env = VectorEnv("tf22-reload", num_envs=4, seed=1, workers=2)
+    processes = list(env._processes)
+    env.reset()
+    env.close()
+    assert all(not p.is_alive() and p.exitcode == 0 for p in processes)
+
+
+def test_research_vector_workers_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default a batch of AUTO_WORKERS_FROM games or more uses a worker per core, if there are two or more."""
+    big = vector.AUTO_WORKERS_FROM
+    monkeypatch.setattr(vector, "_available_cores", lambda: 2)
+    assert vector._check_workers(None, big) == 2 and vector._check_workers(None, big - 1) == 0
+    monkeypatch.setattr(vector, "_available_cores", lambda: 1)
+    assert vector._check_workers(None, 10 * big) == 0
+    assert vector._check_workers(3, 10) == 3
+
+
+def test_research_selfplay_benchmark_prints_its_tables() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "selfplay.py"), "--seconds", "0.2", "--envs", "4",
-         "--processes", "2", "--game", "tf22-reload"],
+        [sys.executable, str(ROOT / "benchmarks" / "selfplay.py"), "--seconds", "0.2", "--rounds", "2", "--envs", "4",
+         "--large", "8", "--workers", "2", "--game", "tf22-reload"],
         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("machine: ")
     lines = done.stdout.splitlines()
-    split = next(i for i, line in enumerate(lines) if line.startswith("1 process, as a ratio"))
-    rows = {line[:42].strip(): line[42:].split() for line in lines[3:split]}
+    assert lines[0].startswith("machine: ") and "interleaved: 2 rounds" in lines[1]
     assert lines[-1].startswith("load average after: ")
-    ratios = {line[:42].strip(): float(line[42:]) for line in lines[split + 1 : -1]}
-    assert ratios["python_kuhn_poker (OpenSpiel)"] == 1.0 and set(ratios) == set(rows)
-    assert set(rows) == {
-        "tf22-reload vector 2p",
-        "tf22-reload pyspiel 2p",
-        "python_kuhn_poker (OpenSpiel)",
-        "kuhn_poker (OpenSpiel)",
-    }
-    assert all(len(row) == 3 and float(x.replace(",", "")) > 0 for row in rows.values() for x in row)
+    ratio = next(i for i, line in enumerate(lines) if line.startswith("as a ratio to python_kuhn_poker per CPU"))
+    scaling = next(i for i, line in enumerate(lines) if line.startswith("scaling: 8 games against 4"))
+    table = {line[:44].strip(): line[44:].split() for line in lines[4:ratio]}
+    ratios = {line[:44].strip(): float(line[44:]) for line in lines[ratio + 1 : scaling]}
+    scale = {line[:44].strip(): line[44:].split() for line in lines[scaling + 2 : -1]}
+    assert (
+        set(table)
+        == set(ratios)
+        == {
+            "tf22-reload vector 2p",
+            "tf22-reload pyspiel 2p",
+            "python_kuhn_poker (OpenSpiel)",
+            "kuhn_poker (OpenSpiel)",
+        }
+    )
+    assert all(len(row) == 3 and float(x.replace(",", "")) > 0 for row in table.values() for x in row)
+    assert ratios["python_kuhn_poker (OpenSpiel)"] == 1.0
+    per_cpu = {label: float(row[1].replace(",", "")) for label, row in table.items()}
+    assert ratios["kuhn_poker (OpenSpiel)"] == pytest.approx(
+        per_cpu["kuhn_poker (OpenSpiel)"] / per_cpu["python_kuhn_poker (OpenSpiel)"], abs=0.01
+    )
+    assert list(scale) == [
+        "tf22-reload 4 games, 1 process",
+        "tf22-reload 8 games, 1 process",
+        "tf22-reload 8 games, 2 workers",
+    ]
+    assert all(len(row) == 5 for row in scale.values()) and scale["tf22-reload 4 games, 1 process"][3:] == [
+        "1.00",
+        "1.00",
+    ]
