@@ -292,6 +292,10 @@ from robotable.arena.command import arena  # noqa: E402
 
 app.command("arena")(arena)
 
+from robotable.ai.review.command import review  # noqa: E402
+
+app.command("review")(review)
+
 
 def main() -> None:
     """Entry point of the ``robotable`` command."""
