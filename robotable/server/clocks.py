@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -87,6 +88,12 @@ seat_clocks_table = Table(
     Column("timed_out", Boolean, nullable=False, default=False),  # the time-out of this run was fired
     Column("away_deadline", DateTime(timezone=True), nullable=True),  # live: end of a disconnection's grace
 )
+
+
+def _seat_key(table_id: str, seat: int) -> tuple[Any, Any]:
+    """Where-clauses of one seat's clock row."""
+    return seat_clocks_table.c.table_id == table_id, seat_clocks_table.c.seat == seat
+
 
 #: Some columns of one seat's clock (the columns written are the parameters not named at_*), built once.
 _SET_SEAT_CLOCK = update(seat_clocks_table).where(
@@ -267,6 +274,9 @@ class Clocks:
         self.storage = storage
         self.settings = settings or ClockSettings.from_env()
         self.cache: dict[str, TableClock] = {}
+        # a presence write and a hand-over check's fresh read are one step each for the other (both run
+        # in worker threads), so the read never puts back what a presence write has just changed
+        self._presence = threading.Lock()
 
     # -- storage ----------------------------------------------------------------------------------
 
@@ -473,20 +483,22 @@ class Clocks:
             return False
         if waiting_for_players(live.row.seats):
             return False  # nobody is away from a game that has not started
-        c = self.of(live).seats[seat]
-        if seat in connected:
-            if c.away_deadline is None:
-                return False
-            deadline = None
-        else:
-            if c.away_deadline is not None:
-                return False
-            deadline = now() + timedelta(seconds=self.settings.grace)
+        away = seat_clocks_table.c.away_deadline
+        deadline = None if seat in connected else now() + timedelta(seconds=self.settings.grace)
         # stored first, then shown: a hand-over checked meanwhile reads the database, and must not find
-        # it behind what the table's summary already showed
-        self._store(live.id, seat, away_deadline=deadline)
-        c.away_deadline = deadline
-        return True
+        # it behind what the table's summary already showed. Whether there is a change is the database's
+        # to say (the clocks in memory may have been read again by another process's news meanwhile).
+        with self._presence:
+            with self.storage.transaction() as conn:
+                changed = conn.execute(
+                    update(seat_clocks_table)
+                    .where(*_seat_key(live.id, seat), away.is_(None) if deadline is not None else away.is_not(None))
+                    .values(away_deadline=deadline)
+                ).rowcount
+                if not changed:  # as stored
+                    deadline = _when(conn.execute(select(away).where(*_seat_key(live.id, seat))).scalar())
+            self.of(live).seats[seat].away_deadline = deadline
+        return bool(changed)
 
     # -- the hand-over policy -----------------------------------------------------------------------
 
@@ -526,9 +538,10 @@ class Clocks:
     def check_hand_over(self, live: LiveTable, target: int, connected: set[int]) -> None:
         """Conflict naming the reason unless ``target`` may be handed to a bot now."""
         # the database is the truth: another process may have moved the clocks on
-        fresh = self.load(live.id)
-        if fresh is not None:
-            self.cache[live.id] = fresh
+        with self._presence:
+            fresh = self.load(live.id)
+            if fresh is not None:
+                self.cache[live.id] = fresh
         reason = self.why_not_hand_over(live, target, connected, now())
         if reason is not None:
             raise Conflict(reason)
