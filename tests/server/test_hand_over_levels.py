@@ -4,12 +4,9 @@ does not know is refused with a clear error. On SQLite and PostgreSQL, the serve
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from people import bearer
 from test_server_clocks import clocked, summary  # noqa: F401  (the fixture)
-from test_server_clocks_wait import server_time  # noqa: F401  (the fixture)
 
 from robotable.server.bots import hand_over_level
 
@@ -29,12 +26,12 @@ def test_the_default_level_is_the_strongest_the_clock_allows(control, level) -> 
     assert hand_over_level(control) == level
 
 
-def test_the_others_choose_the_level_and_the_note_names_it(clocked, server_time, create_table) -> None:  # noqa: F811
+def test_the_others_choose_the_level_and_the_note_names_it(clocked, server_clock, create_table) -> None:  # noqa: F811
     client = clocked(grace=1.0)
     made = create_table(client, [HUMAN, HUMAN, HUMAN], time_control={"kind": "live", "base": 300, "increment": 20})
     table, tokens = made["table"]["id"], made["tokens"]
     assert summary(client, table)["clock"]["hand_over_level"] == "ismcts:hard"
-    server_time.passed = timedelta(seconds=400)  # both others' clocks and graces have run out
+    server_clock.advance(400)  # both others' clocks and graces have run out
     url = f"/api/tables/{table}/seats/{{}}/bot"
     bad = client.post(url.format(1), json={"difficulty": "grandmaster"}, headers=bearer(tokens[0]))
     assert bad.status_code in (400, 422), bad.text

@@ -1,12 +1,11 @@
 """Issue 27: a table waiting for players runs no clock. An open seat, or a person seat whose invite is
 not yet accepted, means the game has not started: no clock runs, no grace counts down and no person's
 seat can be handed to a bot; every clock starts fresh when the last seat is taken. On SQLite and
-PostgreSQL; the server's time is injected (``robotable.server.clocks.now``), so nothing waits for time to
+PostgreSQL; the server's clock is advanced (the ``server_clock`` fixture), so nothing waits for time to
 pass."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,27 +14,9 @@ from people import bearer, guest_token
 from test_server_clocks import clocked, summary  # noqa: F401  (the fixture)
 
 from robotable.server import clocks
-from robotable.server.storage import now as real_now
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
-
-
-class ServerTime:
-    """The clocks' time: the real time plus what the test has let pass."""
-
-    def __init__(self) -> None:
-        self.passed = timedelta()
-
-    def __call__(self) -> Any:
-        return real_now() + self.passed
-
-
-@pytest.fixture
-def server_time(monkeypatch: pytest.MonkeyPatch) -> ServerTime:
-    fake = ServerTime()
-    monkeypatch.setattr(clocks, "now", fake)
-    return fake
 
 
 def make_waiting_table(client: TestClient, second: dict[str, Any]) -> tuple[str, str, str | None]:
@@ -60,10 +41,10 @@ def hand(client: TestClient, table: str, target: int, token: str):
 
 
 @pytest.mark.parametrize("second", ["invited", "open"])
-def test_no_clock_runs_until_the_table_is_full(clocked, server_time, second) -> None:  # noqa: F811
+def test_no_clock_runs_until_the_table_is_full(clocked, server_clock, second) -> None:  # noqa: F811
     client = clocked(grace=1.0)
     table, creator, code = make_waiting_table(client, HUMAN if second == "invited" else OPEN)
-    server_time.passed = timedelta(seconds=200)  # far past the 5 s clock and the 1 s grace
+    server_clock.advance(200)  # far past the 5 s clock and the 1 s grace
     clock = summary(client, table)["clock"]
     assert clock["waiting"] is True
     for seat in clock["seats"]:
@@ -90,14 +71,14 @@ def test_no_clock_runs_until_the_table_is_full(clocked, server_time, second) -> 
     assert refused.status_code == 409, refused.text
     assert not summary(client, table)["seats"][0]["handed_to_bot"]
     # the clock then runs as usual: out of time, the seat may be handed over
-    server_time.passed += timedelta(seconds=10)
+    server_clock.advance(10)
     assert summary(client, table)["clock"]["seats"][0]["can_hand_over"] is True
 
 
-def test_a_waiting_table_refuses_the_hand_over_and_says_why(clocked, server_time) -> None:  # noqa: F811
+def test_a_waiting_table_refuses_the_hand_over_and_says_why(clocked, server_clock) -> None:  # noqa: F811
     client = clocked(grace=1.0)
     table, creator, _ = make_waiting_table(client, HUMAN)
-    server_time.passed = timedelta(seconds=200)
+    server_clock.advance(200)
     other = guest_token(client, "Cy")
     # an open seat may still be filled by a bot at any time (by a player of the table): then it is full
     made = client.post(
