@@ -1,0 +1,75 @@
+"""GET /api/tables/{id}/review on the real app: a finished table's review, computed in a background
+process, stored, and shown to each player for their own seats only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from people import bearer, guest_token, wait_for
+from test_server_api import BOT, HUMAN, play_out
+
+from robotable.ai.review import Budget, review_record
+from robotable.core import Record
+
+#: A tiny budget: the test checks the endpoint, not the search's strength.
+BUDGET = Budget(iterations=3, seed=5)
+
+
+def review(client: TestClient, table: str, token: str | None, **params: Any):
+    return client.get(f"/api/tables/{table}/review", params=params, headers=bearer(token) if token else None)
+
+
+def test_a_finished_tables_review_is_computed_in_the_background_and_shown_to_its_player(
+    client: TestClient, create_table
+) -> None:
+    client.app.state.review_budget = BUDGET
+    made = create_table(client, [HUMAN, BOT])
+    table, token = made["table"]["id"], made["tokens"][0]
+    assert review(client, table, token).status_code == 409  # not while the game is played
+    play_out(client, table, 0, token)
+
+    first = review(client, table, token)
+    assert first.status_code == 202, first.text
+    record = Record.from_json(client.get(f"/api/tables/{table}/record", headers=bearer(token)).json())
+    assert first.json()["status"] == "running" and first.json()["total"] == len(record.moves)
+    assert 0 <= first.json()["done"] <= first.json()["total"]
+
+    done = wait_for(lambda: (r := review(client, table, token, lang="ja")).status_code == 200 and r, "the review")
+    body = done.json()
+    assert body["table"] == table and body["game"] == "tf22-reload" and body["moves"] == len(record.moves)
+    assert [s["seat"] for s in body["seats"]] == [0]  # the player's own seat, not the bot's
+    # the stored review is the review of the record from seat 0's view, with the server's budget
+    expected = review_record(record, budget=BUDGET).seat(0).to_json()
+    (mine,) = body["seats"]
+    assert {k: v for k, v in mine.items() if k != "text"} == expected
+    assert len(mine["text"]["largest_losses"]) == len(expected["largest_losses"])
+    assert all("手目" in line for line in mine["text"]["turning_points"] + mine["text"]["largest_losses"])
+    assert mine["final"] in (0.0, 0.5, 1.0) and mine["moments"]
+    # asked again: the stored review, at once, in English this time
+    again = review(client, table, token, seat=0, lang="en")
+    assert again.status_code == 200
+    assert all("move " in line for line in again.json()["seats"][0]["text"]["largest_losses"])
+
+
+def test_other_seats_reviews_are_refused(client: TestClient, create_table) -> None:
+    client.app.state.review_budget = BUDGET
+    made = create_table(client, [HUMAN, BOT])
+    table, token = made["table"]["id"], made["tokens"][0]
+    play_out(client, table, 0, token)
+    assert review(client, table, None).status_code == 401  # a spectator, signed out
+    other = guest_token(client, "Spectator")
+    refused = review(client, table, other)
+    assert refused.status_code == 403 and "seat's player" in refused.json()["detail"]
+    bots_seat = review(client, table, token, seat=1)
+    assert bots_seat.status_code == 403 and bots_seat.json()["code"] == "app:errors.not_your_seat"
+    assert review(client, "no-such-table", token).status_code == 404
+
+
+def test_the_review_endpoint_is_in_the_openapi_schema(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    get = schema["paths"]["/api/tables/{table_id}/review"]["get"]
+    assert {"200", "202", "401", "403", "409"} <= set(get["responses"])
+    assert get["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewProgress")
+    assert get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewOut")
+    assert {p["name"] for p in get["parameters"]} == {"table_id", "seat", "lang"}
