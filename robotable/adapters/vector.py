@@ -336,7 +336,9 @@ class VectorEnv:
         self.observations, self.masks, self.seats = arrays["observations"], arrays["masks"], arrays["seats"]
         self.rewards, self.dones, self.truncated = arrays["rewards"], arrays["dones"], arrays["truncated"]
         self.steps = arrays["steps"]  # actions played in each game so far
-        self._rows = np.arange(num_envs)
+        self._row_starts = np.arange(num_envs) * self.num_actions  # masks and legal lists are rows this wide
+        self._masks_flat = self.masks.reshape(-1)
+        self._legal_flat = arrays["legal"].reshape(-1)
 
     def _start_workers(self, spec: _Spec, layout: dict, context: Any) -> None:
         self._buffer = context.RawArray("b", _nbytes(layout))
@@ -396,7 +398,7 @@ class VectorEnv:
         """A uniformly random legal action for every game (drawn from ``rng``, one number per game)."""
         counts = self._arrays["counts"]
         picks = (rng.random(self.num_envs) * counts).astype(np.intp)
-        return self._arrays["legal"][self._rows, picks].astype(np.int64)
+        return self._legal_flat.take(self._row_starts + picks).astype(np.int64)
 
     @property
     def info(self) -> dict[str, np.ndarray]:
@@ -462,8 +464,8 @@ class VectorEnv:
             if not exact:
                 raise BadInput(f"actions must be integer action indices, got an array of {chosen.dtype}")
         chosen = chosen.astype(np.int64, copy=False)
-        clipped = np.clip(chosen, 0, self.num_actions - 1)
-        legal = self.masks[self._rows, clipped] & (clipped == chosen)
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = self._masks_flat.take(self._row_starts + chosen, mode="clip") & inside
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             raise BadInput(
