@@ -30,11 +30,11 @@ How the games are modelled (see docs/research.md):
 - **Observations** come from ``state.view(seat)`` only: the string is the view as canonical JSON, the
   tensor the game's feature planes (its ``observation_encoder``; every value in [0, 1], the same layout
   for every seat; the observer's ``dict`` holds each plane, shaped, by name; see docs/research.md). The
-  information state adds the seat's own past actions (a view already holds what a player with perfect
-  memory of the public table knows): the string lists them in order, the tensor holds ``c / (c + 1)``
-  for an action index played ``c`` times. With ``public_info`` only, the spectator's view (laid out for
-  the seat); with ``private_info`` only, the features of the seat's view that differ from the
-  spectator's.
+  information state has perfect recall: the string adds the seat's own actions and a SHA-256 chain over
+  everything it observed in order (each new view, each own action); the tensor adds its last
+  ``RECALL_FRAMES`` distinct views and last ``RECALL_ACTIONS`` own actions (see
+  :class:`RobotableObserver`). With ``public_info`` only, the spectator's view (laid out for the seat);
+  with ``private_info`` only, the features of the seat's view that differ from the spectator's.
 - **Utility.** Robotable's payoff: 1 shared among the winners, so ``CONSTANT_SUM`` with sum 1.
 - **Length.** TF22 is bounded by its rules (56 steps). Twin Tin Bots has no bound in its rules (random
   play takes thousands of steps), so ``max_game_length`` (default 20000) cuts a game off: the state
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import hashlib
 import itertools
 import json
 from collections.abc import Callable, Mapping
@@ -120,6 +121,8 @@ class _Context:
         self.chance_draws = bool(params["chance_draws"])
         self.encoder = observation_encoder(game)
         self.simultaneous = is_simultaneous(game)
+        #: Whether new states keep each seat's recall (set once an information state is asked for).
+        self.recall = False
 
 
 _CONTEXTS: dict[str, _Context] = {}
@@ -140,19 +143,31 @@ class _Engine:
     check of the game's exact JSON round trip.
     """
 
-    __slots__ = ("own", "state", "version")
+    __slots__ = ("own", "recall", "state", "version")
 
-    def __init__(self, state: State, own: list[list[int]]) -> None:
+    def __init__(self, state: State, own: list[list[int]], recall: list[_Recall] | None = None) -> None:
         self.state = state
         self.own = own
+        self.recall = recall  # per seat, once perfect recall is asked for (see _Recall)
         self.version = next(_UIDS)
 
     def changed(self) -> None:
         """Mark a change of the state: memos of the old version no longer apply."""
         self.version = next(_UIDS)
 
+    def observed(self, moves: list[tuple[int, int]]) -> None:
+        """After ``moves`` (seat, index) changed the state: each seat's recall notes its own action and
+        what it now sees (nothing when recall is not kept)."""
+        if self.recall is None:
+            return
+        for seat, index in moves:
+            self.recall[seat].act(index)
+        for seat, memory in enumerate(self.recall):
+            memory.see(self.state.view(seat))
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        return _Engine(self.state.clone(), [seat[:] for seat in self.own])
+        recall = None if self.recall is None else [memory.copy() for memory in self.recall]
+        return _Engine(self.state.clone(), [seat[:] for seat in self.own], recall)
 
     def __reduce__(self) -> tuple[Callable[..., _Engine], tuple[str, str, list[list[int]]]]:
         return _engine_from_json, (self.state.game.id, json.dumps(self.state.to_json()), self.own)
@@ -160,6 +175,48 @@ class _Engine:
 
 def _engine_from_json(game_id: str, data: str, own: list[list[int]]) -> _Engine:
     return _Engine(load(game_id).state_from_json(json.loads(data)), own)
+
+
+#: Earlier observations (distinct views, newest first) in the information state tensor.
+RECALL_FRAMES = 4
+#: Own actions (newest first) in the information state tensor.
+RECALL_ACTIONS = 64
+
+
+class _Recall:
+    """One seat's memory of a game: a SHA-256 chain over everything it observed, in order (each view
+    that differs from the one before, and each of its own actions), and its last views.
+
+    Two observation histories give the same chain only if they are the same (up to a SHA-256
+    collision), so the chain is a bounded perfect-recall information state."""
+
+    __slots__ = ("chain", "frames", "last", "view")
+
+    def __init__(self) -> None:
+        self.chain = hashlib.sha256()
+        self.last = ""  # the canonical JSON of the view seen last
+        self.view: Any = None  # that view
+        self.frames: list[Any] = []  # earlier views, newest first (at most RECALL_FRAMES)
+
+    def act(self, index: int) -> None:
+        self.chain.update(b"a%d;" % index)
+
+    def see(self, view: Any) -> None:
+        text = canonical(view)
+        if text == self.last:
+            return
+        if self.last:
+            self.frames = [self.view, *self.frames[: RECALL_FRAMES - 1]]
+        self.last, self.view = text, view
+        self.chain.update(b"o%d:" % len(text) + text.encode())
+
+    def digest(self) -> str:
+        return self.chain.hexdigest()
+
+    def copy(self) -> _Recall:
+        other = _Recall.__new__(_Recall)
+        other.chain, other.last, other.view, other.frames = self.chain.copy(), self.last, self.view, self.frames
+        return other
 
 
 class RobotableSpielGame(pyspiel.Game):
@@ -290,6 +347,18 @@ class RobotableSpielState(pyspiel.State):
         """The action indices ``seat`` has played so far, in order."""
         return [] if self._engine is None else self._engine.own[seat]
 
+    def recall(self, seat: int) -> _Recall | None:
+        """``seat``'s memory of this game (``None`` while the seed is drawn). The first call on a game
+        turns recall on for its new states and rebuilds this state's by replaying its history."""
+        engine = self._engine
+        if engine is None:
+            return None
+        if engine.recall is None:
+            self.ctx.recall = True
+            again = replay(self.get_game(), [[h.player, h.action] for h in self.full_history()])
+            engine.recall = again._engine.recall  # type: ignore[union-attr]
+        return engine.recall[seat]  # type: ignore[index]
+
     # -- the pyspiel API ---------------------------------------------------------------------------
 
     def current_player(self) -> int:
@@ -387,6 +456,7 @@ class RobotableSpielState(pyspiel.State):
         for seat, index in moves:
             engine.state.apply_legal(seat, legal_by_index(self.ctx.game, engine.state, seat)[index])
             engine.own[seat].append(index)
+        engine.observed(moves)
         self._step()
 
     def _draw(self, outcome: int) -> None:
@@ -418,6 +488,9 @@ class RobotableSpielState(pyspiel.State):
                 seed = int.from_bytes(bytes(self._seed), "big")
                 state = ctx.game.start(ctx.players, seed=seed, options=ctx.options)
                 self._engine = _Engine(state, [[] for _ in range(ctx.players)])
+                if ctx.recall:
+                    self._engine.recall = [_Recall() for _ in range(ctx.players)]
+                    self._engine.observed([])
             return
         if ctx.chance_draws:
             seat = self.current_player()
@@ -443,6 +516,7 @@ class RobotableSpielState(pyspiel.State):
         for seat, options in zip(seats, legal):
             engine.state.apply_legal(seat, options[actions[seat]])
             engine.own[seat].append(actions[seat])
+        engine.observed([(seat, actions[seat]) for seat in seats])
         self._step()
 
     def _play(self, seat: int, index: int) -> None:
@@ -454,6 +528,7 @@ class RobotableSpielState(pyspiel.State):
         self._engine.changed()  # type: ignore[union-attr]  # observation and legal-action memos no longer apply
         state.apply_legal(seat, legal[index])
         self._engine.own[seat].append(index)  # type: ignore[union-attr]
+        self._engine.observed([(seat, index)])  # type: ignore[union-attr]
 
     def _step(self) -> None:
         self._steps += 1
@@ -604,9 +679,13 @@ def _remember(key: tuple[Any, ...], value: Any) -> Any:
 class RobotableObserver:
     """A pyspiel Python observer (``set_from`` / ``string_from``) built from ``view(seat)`` alone.
 
-    The tensor is the game's feature planes (``dict`` holds each plane, shaped, under its name); with
-    perfect recall and private information it adds ``own_actions``: for each action index, ``c / (c + 1)``
-    where ``c`` is how often the seat played it (so every value stays in [0, 1)).
+    The tensor is the game's feature planes (``dict`` holds each plane, shaped, under its name). With
+    perfect recall and private information (the information state) it adds the seat's recall: ``frames``
+    (``RECALL_FRAMES`` x the planes: the earlier distinct views the seat saw, newest first) with public
+    information too, and ``own_actions`` (``RECALL_ACTIONS`` x bits: its last own actions, newest first,
+    each as ``index + 1`` in binary, lowest bit first; zeros for none). The string adds the seat's own
+    actions and ``history sha256:``, a digest of everything the seat observed in order (each new view
+    and each own action), so two different observation histories never share a string.
     """
 
     def __init__(
@@ -620,17 +699,24 @@ class RobotableObserver:
         self.ctx = ctx
         self.public = iig_obs_type.public_info
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.recall = iig_obs_type.perfect_recall
+        self.recall = iig_obs_type.perfect_recall and self.private
         encoder = ctx.encoder
         planes = [(p.name, p.shape, p.offset) for p in encoder.planes] if self.public or self.private else []
         self.size = encoder.size if planes else 0
-        extra = ctx.num_actions if self.recall and self.private else 0
+        self.frames = RECALL_FRAMES if self.recall and self.public else 0
+        self.bits = ctx.num_actions.bit_length() + 1 if self.recall else 0
+        extra = self.frames * self.size + RECALL_ACTIONS * self.bits if self.recall else 0
         self.tensor: np.ndarray | None = np.zeros(self.size + extra, np.float32) if self.size + extra else None
         self.dict: dict[str, np.ndarray] = {}
         for name, shape, offset in planes:
             self.dict[name] = self.tensor[offset : offset + prod(shape)].reshape(shape)  # type: ignore[index]
-        if extra:
-            self.dict["own_actions"] = self.tensor[self.size :]  # type: ignore[index]
+        at = self.size
+        if self.frames:
+            self.dict["frames"] = self.tensor[at : at + self.frames * self.size].reshape(self.frames, self.size)  # type: ignore[index]
+            at += self.frames * self.size
+        if self.recall:
+            self.dict["own_actions"] = self.tensor[at:].reshape(RECALL_ACTIONS, self.bits)  # type: ignore[index]
+            self._bit_values = 1 << np.arange(self.bits)
 
     def _data(self, state: RobotableSpielState, player: int) -> Any:
         """The JSON this observer shows ``player`` (cached per state version)."""
@@ -664,29 +750,43 @@ class RobotableObserver:
             _remember(key, features)
         return features
 
+    @staticmethod
+    def _fill(out: np.ndarray, features: dict[int, float]) -> None:
+        if features:
+            out[np.fromiter(features.keys(), np.intp, len(features))] = np.fromiter(
+                features.values(), np.float32, len(features)
+            )
+
     def set_from(self, state: RobotableSpielState, player: int) -> None:
         """Fill ``tensor`` for ``player``."""
         if self.tensor is None:
             return
         self.tensor.fill(0.0)
         if self.size:
-            features = self._features(state, player)
-            if features:
-                self.tensor[np.fromiter(features.keys(), np.intp, len(features))] = np.fromiter(
-                    features.values(), np.float32, len(features)
-                )
-        if "own_actions" in self.dict:
-            counts = self.dict["own_actions"]
-            for index in state.own_actions(player):
-                counts[index] += 1.0
-            counts /= counts + 1.0
+            self._fill(self.tensor[: self.size], self._features(state, player))
+        if not self.recall:
+            return
+        memory = state.recall(player)
+        if memory is None:
+            return
+        if self.frames:
+            frames = self.dict["frames"]
+            for row, view in zip(frames, memory.frames):
+                self._fill(row, self.ctx.encoder.features(view, player))
+        own = state.own_actions(player)[::-1][:RECALL_ACTIONS]
+        if own:
+            codes = np.asarray(own, np.int64)[:, None] + 1
+            self.dict["own_actions"][: len(own)] = (codes & self._bit_values) > 0
 
     def string_from(self, state: RobotableSpielState, player: int) -> str:
-        """The observation as a string: canonical JSON of the view (and own actions with perfect recall)."""
+        """The observation as a string: canonical JSON of the view (with perfect recall, then the seat's
+        own actions and the digest of everything it observed)."""
         data = self._data(state, player)
         text = "" if data is None else canonical(data)
-        if self.recall and self.private:
-            text += " own actions: " + ",".join(map(str, state.own_actions(player)))
+        if self.recall:
+            memory = state.recall(player)
+            text += " | own actions: " + ",".join(map(str, state.own_actions(player)))
+            text += " | history sha256: " + ("" if memory is None else memory.digest())
         return text
 
 

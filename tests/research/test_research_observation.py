@@ -162,7 +162,9 @@ def test_research_observation_shapes_in_every_adapter(game_id: str) -> None:
     assert encoder is not None
     game = ros.load_game(game_id, players=2)
     assert game.observation_tensor_shape() == [encoder.size]
-    assert game.information_state_tensor_shape() == [encoder.size + game.num_distinct_actions()]
+    bits = game.num_distinct_actions().bit_length() + 1  # an own action's index + 1 in binary
+    recall = encoder.size * ros.RECALL_FRAMES + ros.RECALL_ACTIONS * bits
+    assert game.information_state_tensor_shape() == [encoder.size + recall]
     observer = game.make_py_observer()
     for plane in encoder.planes:
         assert observer.dict[plane.name].shape == plane.shape

@@ -251,7 +251,8 @@ def test_research_openspiel_observation_is_the_view() -> None:
     game = ros.load_game("tf22-reload", players=2)
     state = ros.seeded_state(game, 1)
     assert json.loads(state.observation_string(1)) == state.robotable_state.view(1)
-    assert state.information_state_string(1).endswith("own actions: ")
+    info = state.information_state_string(1)
+    assert info.startswith(state.observation_string(1) + " | own actions:  | history sha256: ")
     assert len(state.observation_tensor(1)) == game.observation_tensor_size()
 
 
