@@ -139,7 +139,7 @@ def play_one(page: Any) -> bool:
         if legal.count() == 0:
             return False
     legal.first.click()
-    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'", timeout=15_000)
+    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'")
     return True
 
 

@@ -32,11 +32,10 @@ def act(page, selector: str) -> None:
     # a costly move waits for Confirm (issue 17): press it when the table asks
     page.wait_for_function(
         f"() => Number(document.body.dataset.moves) > {before} || !!document.getElementById('confirm-move')",
-        timeout=15_000,
     )
     if page.locator("#confirm-move").count():
         page.click("#confirm-move")
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def hand(page) -> list[str]:
@@ -56,7 +55,7 @@ def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser, vie
     page.wait_for_selector(".rotl .rotl-lines")
     offer = None
     for _ in range(12):  # the person plays on; after each move the bot may offer a trade
-        page.wait_for_selector("#end-turn", timeout=20_000)
+        page.wait_for_selector("#end-turn")
         try:  # the bot answers within moments, if it offers at all
             page.wait_for_selector("[data-accept]", timeout=4_000)
         except PlaywrightTimeout:
@@ -78,7 +77,7 @@ def test_a_bots_offer_arrives_during_the_persons_turn(trade_server, browser, vie
     page.screenshot(path=str(ARTIFACTS / f"rotl-offer-during-turn-{width}.png"), full_page=False)
     before = hand(page)
     act(page, f"[data-accept='{offer}']")
-    page.wait_for_function(f"() => !document.querySelector(\"[data-offer='{offer}']\")", timeout=10_000)
+    page.wait_for_function(f"() => !document.querySelector(\"[data-offer='{offer}']\")")
     assert hand(page) != before
     assert page.locator("#end-turn").count() == 1
     assert errors == []
@@ -108,7 +107,7 @@ def test_a_person_not_to_act_writes_an_offer_at_the_start_of_the_game(trade_serv
     page.locator(".offer-builder input.money-input").nth(1).fill("1")
     before = moves(page)
     page.locator("#send-offer").click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     state = trade_server.api(
         "GET", f"/api/tables/{table}/state", params={"seat": 1}, headers={"Authorization": f"Bearer {bea}"}
     ).json()

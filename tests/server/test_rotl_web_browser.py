@@ -53,13 +53,12 @@ def act(page, selector: str, until: str | None = None) -> None:
     # a costly move waits for Confirm (issue 17): press it when the table asks
     page.wait_for_function(
         f"() => Number(document.body.dataset.moves) > {before} || !!document.getElementById('confirm-move')",
-        timeout=15_000,
     )
     if page.locator("#confirm-move").count():
         page.click("#confirm-move")
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     if until:
-        page.wait_for_function(f"() => {until}", timeout=15_000)
+        page.wait_for_function(f"() => {until}")
 
 
 def turn_text(page) -> str:
@@ -81,7 +80,7 @@ def my_turn(page) -> None:
 
 def settled(page) -> None:
     """Wait until the workbench has the server's measures of what it shows."""
-    page.wait_for_function("() => document.body.dataset.evaluating !== '1'", timeout=10_000)
+    page.wait_for_function("() => document.body.dataset.evaluating !== '1'")
 
 
 def answer_to_my_offer(server, table: str, token: str) -> dict[str, Any]:
@@ -140,7 +139,6 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     # (a bot may make an offer meanwhile, trading at any time: wait for the flip itself)
     page.wait_for_function(
         f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money0 - 1}'",
-        timeout=10_000,
     )
     turn = turn_text(page)
     act(page, "#end-turn", until=f"document.querySelector('.rotl-turn').innerText !== {json.dumps(turn)}")
@@ -179,7 +177,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     # the bot answers at once, while the turn stays seat 0's; bots may trade among themselves meanwhile
     # (how many moves they make first depends on timing), so the answer is found by the offer's number
     answer = answer_to_my_offer(rotl_server, table, made["tokens"][0])
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {answer['move']}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {answer['move']}")
     accepted = answer["type"] == "accepted"
     assert page.locator(f"#log li.ev-{answer['type']}").count() >= 1
     assert page.locator(f"[data-offer='{answer['offer']}']").count() == 0
@@ -200,7 +198,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
             settled(page)
             page.locator(f"[data-placed='{name}']").click()
     settled(page)
-    page.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]", timeout=10_000)
+    page.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]")
     assert page.locator(f"[data-bench-buyer='{buyer}'] .req.unmet").count() == 0
     assert (
         page.locator(f"[data-buyer='{buyer}'] .req.met").count() == page.locator(f"[data-buyer='{buyer}'] .req").count()
@@ -220,7 +218,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     phone.click("#open-bench")
     phone.click("#suggest")
     phone.locator(f"[data-suggestion='{buyer}']").click()
-    phone.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]", timeout=10_000)
+    phone.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]")
     phone.locator("#workbench").screenshot(path=str(ARTIFACTS / "rotl-phone-workbench.png"))
     phone.close()
 
@@ -241,7 +239,7 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
 
     # the fourth robot ends the game at the end of the turn
     act(page, "#end-turn")
-    page.wait_for_selector("#end-screen:not([hidden])", timeout=15_000)
+    page.wait_for_selector("#end-screen:not([hidden])")
     assert "Ada" in page.locator("#end-screen").inner_text()
     page.screenshot(path=str(ARTIFACTS / "rotl-end.png"), full_page=True)
     assert not errors, errors

@@ -25,7 +25,7 @@ def test_the_creators_board_names_the_invited_player_once_they_take_the_seat(ser
     with httpx.Client(base_url=server.url, timeout=30) as http:
         taken = http.post("/api/invites/accept", json={"code": code}, headers=bearer(bea))
     assert taken.status_code == 200, taken.text
-    page.wait_for_function("() => document.getElementById('board').innerText.includes('Bea')", timeout=20_000)
+    page.wait_for_function("() => document.getElementById('board').innerText.includes('Bea')")
     page.wait_for_selector("#waiting-players", state="detached")
     # a clock that has just run out reads 0:00 (it read "-0:00"); below zero it shows the sign
     shown = page.evaluate(

@@ -6,7 +6,10 @@ screen, the spectator's view and phone-sized pages.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from people import browser_guest
@@ -25,12 +28,33 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+#: How long Playwright waits for any one condition (a selector, a function, a click's target, a screenshot,
+#: a page load): generous, as a busy machine can be many times slower than a quiet one. Tests wait for
+#: conditions, never for time, so a quiet machine never waits this long.
+WAIT_MS = 120_000
+
+
+def _generous(make: Callable[..., Any]) -> Callable[..., Any]:
+    """``make`` (a browser's new_context or new_page) whose contexts and pages wait up to WAIT_MS."""
+
+    @functools.wraps(make)
+    def made(*args: Any, **kwargs: Any) -> Any:
+        context_or_page = make(*args, **kwargs)
+        context_or_page.set_default_timeout(WAIT_MS)
+        return context_or_page
+
+    return made
+
+
 @pytest.fixture
 def browser():
+    """Debian's chromium through Playwright; its contexts and pages wait up to WAIT_MS for a condition."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make setup` installs it (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b.new_context = _generous(b.new_context)
+        b.new_page = _generous(b.new_page)
         yield b
         b.close()
 
@@ -56,7 +80,7 @@ def click_one_move(page) -> None:
         page.locator("[data-rcard]:not([disabled])").click()
         legal = page.locator("[data-legal]")
     legal.first.click()
-    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'", timeout=15_000)
+    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'")
 
 
 def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -> None:
@@ -109,7 +133,7 @@ def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -
     shots = {"load": False, "mid": False}
     clicks = 0
     while not page.locator("#end-screen").is_visible():
-        page.wait_for_selector("[data-legal], [data-rcard]:not([disabled]), #end-screen:not([hidden])", timeout=15_000)
+        page.wait_for_selector("[data-legal], [data-rcard]:not([disabled]), #end-screen:not([hidden])")
         if page.locator("#end-screen").is_visible():
             break
         if not shots["load"] and page.locator(".slot.legal").count():
@@ -135,7 +159,7 @@ def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -
     assert shots["mid"], "the game ended before the mid-game screenshot"
 
     # the spectator saw the same game to its end
-    watcher.wait_for_selector("#end-screen .end-card", timeout=15_000)
+    watcher.wait_for_selector("#end-screen .end-card")
     assert watcher.evaluate("document.body.dataset.moves") == page.evaluate("document.body.dataset.moves")
     assert watcher.locator(".hand-area").count() == 0
     watcher.click("text=See the board")
@@ -226,6 +250,6 @@ def test_undo_a_secret_choice_in_the_browser(server_factory, browser, create_tab
     page.wait_for_selector(".rcu-card[data-legal][data-value='5']")
     assert page.evaluate("document.body.dataset.moves") == "0"
     page.locator(".rcu-card[data-legal][data-value='2']").click()
-    page.wait_for_selector(".reveal-item", timeout=15_000)  # the bot chose after its delay: the reveal
+    page.wait_for_selector(".reveal-item")  # the bot chose after its delay: the reveal
     assert "RCU-2" in page.inner_text("#log") and page.is_disabled("#undo-button")
     assert not errors, errors

@@ -46,17 +46,17 @@ def stage_place(page, tile: str | None = None, slot: int | None = None) -> None:
     page.locator(sel).first.click()
     target = f"[data-legal=slot][data-slot='{slot}']" if slot is not None else "[data-legal=slot]"
     page.locator(target).first.click()
-    page.wait_for_selector(".preview-panel[data-preview=ready]", timeout=10_000)
+    page.wait_for_selector(".preview-panel[data-preview=ready]")
 
 
 def commit(page) -> None:
     before = moves(page)
     page.click("#commit")
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def wait_my_turn(page) -> None:
-    page.wait_for_selector(".change-panel, .pending-panel.mine, #end-screen:not([hidden])", timeout=20_000)
+    page.wait_for_selector(".change-panel, .pending-panel.mine, #end-screen:not([hidden])")
 
 
 def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_server, browser) -> None:  # noqa: F811
@@ -99,7 +99,7 @@ def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_s
     stage_place(page, "turn_left", 3)
     commit(page)
     # the run is animated from the events; then the robot stands where the preview said
-    page.wait_for_function("() => !document.body.dataset.animating", timeout=10_000)
+    page.wait_for_function("() => !document.body.dataset.animating")
     moved = page.locator(f".arena [data-robot='{robot}']")
     assert (moved.get_attribute("data-hex"), moved.get_attribute("data-facing")) == (final_hex, final_facing)
     assert "Red places" in page.inner_text("#log") or "Yellow places" in page.inner_text("#log")
@@ -107,7 +107,7 @@ def test_program_by_click_and_drag_preview_commit_and_watch_the_robot_move(ttb_s
     # next turn: drag a tile from the hand onto a slot, then cancel; swap by clicking two slots
     wait_my_turn(page)
     page.locator("[data-legal=tile]").first.drag_to(page.locator(".colour-panel.mine [data-slot='1']"))
-    page.wait_for_selector(".preview-panel", timeout=10_000)
+    page.wait_for_selector(".preview-panel")
     page.click("#cancel-stage")
     page.locator(".colour-panel.mine [data-slot='0']").click()  # select A1 ...
     page.locator(".colour-panel.mine [data-slot='2']").click()  # ... and swap it with the empty A3
@@ -153,7 +153,7 @@ def test_answer_a_zap_decision_in_the_browser(ttb_server, browser) -> None:  # n
     page.wait_for_selector(".preview-panel[data-preview=ready]")
     commit(page)
     page.wait_for_function("() => document.getElementById('log').innerText.includes('zapped into Turn Left')")
-    page.wait_for_function("() => !document.body.dataset.animating", timeout=10_000)
+    page.wait_for_function("() => !document.body.dataset.animating")
     assert page.locator(".arena [data-robot='yellow-A']").get_attribute("data-facing") == "SW"
     assert not errors, errors
 
@@ -235,7 +235,7 @@ def test_arena_screenshots(ttb_server, browser, players) -> None:  # noqa: F811
     page.goto(ttb_server.url + made["links"]["0"])
     page.wait_for_selector(".ttb .arena")
     # the bots before seat 0 have moved: the arena is drawn for good
-    page.wait_for_function("() => document.body.dataset.yourTurn === '1'", timeout=60_000)
+    page.wait_for_function("() => document.body.dataset.yourTurn === '1'")
     assert page.locator(".arena .base").count() == players
     assert page.locator(".arena .robot").count() == 2 * players
     page.locator(".arena-wrap").screenshot(path=str(ARTIFACTS / f"ttb-arena-{players}p.png"))

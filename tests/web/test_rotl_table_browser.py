@@ -70,7 +70,7 @@ def tab_to(page, selector: str, limit: int = 400) -> None:
 def press_and_wait(page, key: str = "Enter") -> None:
     before = moves(page)
     page.keyboard.press(key)
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def confirm(page) -> None:
@@ -143,7 +143,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     page.wait_for_selector("#rotl-undo:not([disabled])")
     tab_to(page, "#rotl-undo")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => document.querySelectorAll('[data-hand]').length === {hand}", timeout=15_000)
+    page.wait_for_function(f"() => document.querySelectorAll('[data-hand]').length === {hand}")
     tab_to(page, "[data-take]")
     page.keyboard.press("Enter")
     confirm(page)
@@ -161,7 +161,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     tab_to(page, "#rotl-undo")
     page.keyboard.press("Enter")
     page.wait_for_function(
-        f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money}'", timeout=15_000
+        f"() => document.querySelector(\"[data-player='0'] .player-money\").dataset.money === '{money}'"
     )
 
     # the top torso: confirmed; the next torso shows, so undo is refused
@@ -193,7 +193,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
         tab_to(page, f"[data-extra='{extra}']")
         page.keyboard.press("Enter")
     buyer = sale["buyer"]
-    page.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]", timeout=15_000)
+    page.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]")
     check_texts(page, lang)
     no_overflow(page, "workbench")
     contrast(page, "workbench")
@@ -208,7 +208,7 @@ def test_a_whole_game_by_keyboard_alone(rotl_server, browser, size: str, lang: s
     # the fourth robot ends the game at the end of the turn: the end screen fits, Score included
     tab_to(page, "#end-turn")
     page.keyboard.press("Enter")
-    page.wait_for_selector("#end-screen:not([hidden])", timeout=15_000)
+    page.wait_for_selector("#end-screen:not([hidden])")
     end = page.inner_text("#end-screen")
     assert "Ada" in end and WORDS[lang]["score"] in end
     score = page.locator("table.rotl-result th").last.bounding_box()

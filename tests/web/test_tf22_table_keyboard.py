@@ -44,7 +44,6 @@ def play_one_move_by_keyboard(page) -> None:
     page.wait_for_function(
         "() => document.querySelector('.tf22 [data-legal]:not([disabled]), .tf22 [data-rcard]:not([disabled])')"
         " || !document.getElementById('end-screen').hidden",
-        timeout=20_000,
     )
     if page.is_visible("#end-screen:not([hidden])"):
         return
@@ -56,7 +55,6 @@ def play_one_move_by_keyboard(page) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function(
         f"() => Number(document.body.dataset.moves) > {before} || !document.getElementById('end-screen').hidden",
-        timeout=20_000,
     )
 
 

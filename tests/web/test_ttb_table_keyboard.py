@@ -56,7 +56,6 @@ def wait_turn_or_end(page) -> bool:
     page.wait_for_function(
         "() => document.querySelector('.change-panel') && !document.body.dataset.animating"
         " || !document.getElementById('end-screen').hidden",
-        timeout=30_000,
     )
     return not page.is_visible("#end-screen:not([hidden])")
 
@@ -68,11 +67,11 @@ def one_turn_by_keyboard(page) -> None:
         page.keyboard.press("Enter")  # the tile is chosen; the focus goes to the first slot it may go on
         page.wait_for_function("() => document.activeElement && document.activeElement.matches('[data-legal=slot]')")
     page.keyboard.press("Enter")  # stage the change (or the Pass): the preview, the focus on Commit
-    page.wait_for_selector(".preview-panel[data-preview=ready]", timeout=15_000)
+    page.wait_for_selector(".preview-panel[data-preview=ready]")
     assert focused(page, "#commit")
     assert not AXIAL.search(page.inner_text("#preview-lines")), page.inner_text("#preview-lines")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=15_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 WORDS = {"en": ("facing", "Commit and run", "Red"), "ja": ("向き", "確定して実行", "赤")}

@@ -33,7 +33,7 @@ def test_a_newcomer_is_welcomed_and_plays_a_bot_in_one_click(server_factory, bro
     for href in links:  # each rules page is there
         assert context.request.get(f"{server.url}{href}").status == 200
     page.click("#play-bot-now")  # one click: a guest, a table against a bot, and there
-    page.wait_for_url("**/table/*?seat=0", timeout=20_000)
+    page.wait_for_url("**/table/*?seat=0")
     page.wait_for_selector("#seats .tag.bot")
     page.wait_for_selector("[data-legal]")
     page.goto(server.url)
