@@ -161,6 +161,9 @@ def _plot(axes: Any, review: Review, lang: str, names: Sequence[str] | None) -> 
                 ha="center",
                 fontsize=8,
             )
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves are whole
     axes.set_ylim(-0.02, 1.02)
     axes.set_xlim(0, max(review.moves, 1) + 1)
     axes.axhline(0.5, color="#888888", linestyle="--", linewidth=0.8)
