@@ -5,15 +5,27 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 import httpx
-from conftest import PG_URL
+from conftest import PG_URL, free_port
 from people import bearer
 
-PORT = 18310  # this module's own ports: 18310 and 18311
+
+def free_port_pair() -> int:
+    """A port that is free, and so is the next one (the cluster's web processes take both)."""
+    for _ in range(100):
+        port = free_port()
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+    raise AssertionError("no two free ports side by side")
 
 
 def wait_until(check, timeout: float = 90.0):
@@ -30,11 +42,12 @@ def wait_until(check, timeout: float = 90.0):
 
 
 def test_the_cluster_serves_one_table_from_both_processes_with_bots_on_the_worker(pg_schema: str) -> None:
+    port = free_port_pair()  # its own ports, whatever else runs beside it
     cmd = [sys.executable, "-m", "robotable.server.cluster", "--database", PG_URL, "--schema", pg_schema]
-    cmd += ["--redis-prefix", f"rt-test-{secrets.token_hex(4)}:", "--port", str(PORT), "--bot-delay", "0"]
+    cmd += ["--redis-prefix", f"rt-test-{secrets.token_hex(4)}:", "--port", str(port), "--bot-delay", "0"]
     proc = subprocess.Popen(cmd, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        a, b = f"http://127.0.0.1:{PORT}", f"http://127.0.0.1:{PORT + 1}"
+        a, b = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
         for url in (a, b):
             wait_until(lambda url=url: httpx.get(f"{url}/api/games", timeout=2).status_code == 200)
         body = {"game": "tf22-reload", "num_players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
@@ -53,5 +66,5 @@ def test_the_cluster_serves_one_table_from_both_processes_with_bots_on_the_worke
         out, _ = proc.communicate(timeout=30)
     assert proc.returncode is not None
     text = out.decode()
-    assert "web1 :18310" in text and "web2 :18311" in text and "worker1" in text
+    assert f"web1 :{port}" in text and f"web2 :{port + 1}" in text and "worker1" in text
     assert "postgres@" in text and "restarting" not in text  # nothing died on the way
