@@ -25,6 +25,9 @@ from robotable.server.wallclock import CLOCK, WallClock
 #: The PostgreSQL the tests use (trust auth); override with ROBOTABLE_TEST_PG_URL.
 PG_URL = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+#: How long a server process may take to answer (a guard against a hang, not a wait: generous, since a
+#: machine busy with other work, or with other test workers, can start one many times slower).
+STARTUP_GUARD = 180.0
 
 
 def free_port() -> int:
@@ -76,7 +79,7 @@ class ServerProcess:
         with log.open("wb") as out:  # a file, not a pipe: a chatty server never blocks on a full pipe
             env = {**os.environ, **self.env} if self.env else None
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60  # generous: the machine may be busy
+        deadline = time.monotonic() + STARTUP_GUARD
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {log.read_text()}")
@@ -86,7 +89,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("server did not start within 60 s")
+        raise RuntimeError(f"server did not start within {STARTUP_GUARD:.0f} s")
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, as in a crash."""
