@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 from clock_helpers import timeless
 from fastapi.testclient import TestClient
-from people import bearer, guest_token
+from people import bearer, guest_token, wait_for
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
@@ -24,15 +25,6 @@ def state(client: TestClient, table: str, seat: int | None = None, token: str | 
 def move(client: TestClient, table: str, seat: int, token: str | None, action: Any, **extra: Any):
     headers = bearer(token) if token else None
     return client.post(f"/api/tables/{table}/moves", json={"seat": seat, "action": action, **extra}, headers=headers)
-
-
-def wait_for(predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition not reached in time")
 
 
 def load_phase_table(client: TestClient, create_table) -> tuple[str, dict[int, str]]:
@@ -225,8 +217,8 @@ def test_at_a_table_of_people_undo_takes_back_ones_own_move_until_another_person
     assert state(client, table)["moves"] == 2
 
 
-def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table) -> None:
-    made = create_table(client, [HUMAN, {"kind": "open"}], time_control={"kind": "live", "base": 1, "increment": 0})
+def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table, server_clock) -> None:
+    made = create_table(client, [HUMAN, {"kind": "open"}], time_control={"kind": "live", "base": 60, "increment": 0})
     table, tokens = made["table"]["id"], made["tokens"]
     assert made["table"]["status"] == "open"
     token1 = guest_token(client, "Ann")
@@ -250,7 +242,7 @@ def test_open_seat_claim_hand_over_and_reclaim(client: TestClient, create_table)
     body = {"difficulty": "random"}
     early = client.post(f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
     assert early.status_code == 409 and "cannot be handed to a bot yet" in early.json()["detail"]
-    time.sleep(1.1)
+    server_clock.advance(61)
     res = client.post(f"/api/tables/{table}/seats/1/bot", json=body, headers=bearer(tokens[0]))
     assert res.status_code == 200 and res.json()["seats"][1]["handed_to_bot"] is True
     assert move(client, table, 1, token1, {"type": "play", "value": 3}).status_code == 409
@@ -353,21 +345,26 @@ def test_after_refuses_only_moves_whose_decision_changed(client: TestClient, cre
 def test_bots_think_in_threads_without_blocking_other_tables(make_client, create_table, monkeypatch) -> None:
     from robotable.server import bots
 
-    slow_choose = bots.choose_moves
+    real_choose = bots.choose_moves
+    thinking, release, thought = threading.Event(), threading.Event(), threading.Event()
 
-    def slow(*args, **kwargs):
-        time.sleep(1.5)
-        return slow_choose(*args, **kwargs)
+    def stuck(*args, **kwargs):
+        """A bot that thinks until the test lets it go (at most 60 s, if a blocked loop kept the test out)."""
+        thinking.set()
+        release.wait(60)
+        thought.set()
+        return real_choose(*args, **kwargs)
 
-    monkeypatch.setattr(bots, "choose_moves", slow)
+    monkeypatch.setattr(bots, "choose_moves", stuck)
     client = make_client(bot_delay=0.0)
-    create_table(client, [BOT, BOT])  # its bots now think for 1.5 s
+    create_table(client, [BOT, BOT])
+    assert thinking.wait(60), "the bots never began to think"
     made = create_table(client, [HUMAN, HUMAN])
     table, tokens = made["table"]["id"], made["tokens"]
-    started = time.monotonic()
     assert move(client, table, 0, tokens[0], {"type": "play", "value": 3}).status_code == 200
     assert client.get("/api/tables").status_code == 200
-    assert time.monotonic() - started < 1.2  # a blocked loop would take the bots' 1.5 s
+    assert not thought.is_set()  # all that while the bots were still thinking
+    release.set()
 
 
 def test_a_chosen_seed_is_only_for_one_person_against_bots(client: TestClient) -> None:
