@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from clock_helpers import timeless
-from people import bearer
+from people import bearer, wait_for
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "difficulty": "random"}
@@ -26,7 +26,7 @@ def snapshot(server, table: str, seat: int | None = None, token: str | None = No
 def play_first_legal(server, table: str, seat: int, token: str, times: int) -> None:
     """Seat plays its first legal action ``times`` times, waiting for its turn (bots move meanwhile)."""
     done = 0
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a guard against a hang (generous: a busy machine)
     while done < times and time.monotonic() < deadline:
         now = snapshot(server, table, seat, token)
         if now["legal"]:
@@ -60,13 +60,12 @@ def test_every_table_resumes_at_its_last_accepted_move(server_factory, create_ta
     # bots only, playing on their own while the server dies
     bots = create_table(server, [BOT, BOT, BOT])
     bots_id = bots["table"]["id"]
-    time.sleep(0.3)
+    wait_for(lambda: snapshot(server, bots_id)["moves"] > 0, "the bots' first moves")
 
     hot_before = [snapshot(server, hot_id, s, hot_tokens[s]) for s in (0, 1)] + [snapshot(server, hot_id)]
     assert "choice" in hot_before[0]["view"]["players"][0]
-    deadline = time.monotonic() + 10
-    while not snapshot(server, solo_id, 0, solo_token)["legal"] and time.monotonic() < deadline:
-        time.sleep(0.02)  # the bots have answered; they now wait for the person
+    # the bots have answered; they now wait for the person
+    wait_for(lambda: snapshot(server, solo_id, 0, solo_token)["legal"], "the person's turn at the solo table")
     solo_before = snapshot(server, solo_id, 0, solo_token)
     bots_seen = snapshot(server, bots_id)
     assert not bots_seen["result"] and bots_seen["moves"] > 0
@@ -83,7 +82,5 @@ def test_every_table_resumes_at_its_last_accepted_move(server_factory, create_ta
     play_first_legal(again, hot_id, 1, hot_tokens[1], 1)
     assert snapshot(again, hot_id)["moves"] == hot_before[2]["moves"] + 1
     play_first_legal(again, solo_id, 0, solo_token, 1)
-    deadline = time.monotonic() + 60
-    while not snapshot(again, bots_id)["result"] and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_for(lambda: snapshot(again, bots_id)["result"], "the bots' game to end", timeout=120)
     assert snapshot(again, bots_id)["table"]["status"] == "finished"
