@@ -78,7 +78,8 @@ def test_a_write_whose_caller_stopped_waiting_is_not_sent(pg_url: str, scratch: 
     writes = _writes(pg_url, size=1)
 
     async def play() -> None:
-        busy = asyncio.create_task(writes.run("SELECT 1 FROM pg_sleep(0.3)", {}))  # the only writer
+        # the only writer, busy far longer than a loaded machine may take for the next few steps
+        busy = asyncio.create_task(writes.run("SELECT 1 FROM pg_sleep(3)", {}))
         await asyncio.sleep(0.1)
         gone = asyncio.create_task(writes.run(f"INSERT INTO {scratch} VALUES (1) RETURNING 1", {}))
         await asyncio.sleep(0.05)
