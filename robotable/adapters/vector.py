@@ -136,6 +136,8 @@ class _Games:
         self.seats = [0] * self.n
         self.streams: list[np.random.Generator] = []
         self._rows = np.arange(self.n)
+        self._row_offsets = self._rows * self.size  # where each game's observation row starts, flat
+        self._ended = False  # some game ended in the last step
         self._mask_rows = np.zeros(0, np.intp)  # the mask entries set by the last observation
         self._mask_cols = np.zeros(0, np.intp)
 
@@ -146,6 +148,7 @@ class _Games:
         self.drafts = [None] * self.n
         for name in ("rewards", "dones", "truncated", "steps"):
             self.a[name].fill(0)
+        self._ended = False
         self.observe()
 
     def _new_game(self, j: int) -> State:
@@ -155,8 +158,10 @@ class _Games:
     def step(self) -> None:
         """Play each game's action (already checked legal against its mask) and observe."""
         a = self.a
-        for name in ("rewards", "dones", "truncated"):
-            a[name].fill(0)
+        if self._ended:  # the last step's results, cleared only where there were some
+            for name in ("rewards", "dones", "truncated"):
+                a[name].fill(0)
+            self._ended = False
         steps = a["steps"]
         steps += 1
         limit = self.spec.max_steps
@@ -186,6 +191,7 @@ class _Games:
             a["rewards"][j] = 1.0 / self.spec.num_players
             a["truncated"][j] = True
         a["dones"][j] = True
+        self._ended = True
         self.states[j] = self._new_game(j)
         a["steps"][j] = 0
         self.drafts[j] = None
@@ -223,7 +229,7 @@ class _Games:
         observations = a["observations"]
         observations.fill(0.0)
         total = len(keys)
-        flat = np.fromiter(keys, np.intp, total) + np.repeat(self._rows * self.size, lengths)
+        flat = np.fromiter(keys, np.intp, total) + np.repeat(self._row_offsets, lengths)
         np.put(observations, flat, np.fromiter(values, np.float32, total))
         a["masks"][self._mask_rows, self._mask_cols] = False
         rows = np.repeat(self._rows, counts)
