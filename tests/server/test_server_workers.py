@@ -93,7 +93,7 @@ def moves_of(server: Any, table: str) -> int:
     return server.api("GET", f"/api/tables/{table}").json()["moves"]
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 30, what: str = "") -> None:
+def wait_for(check: Callable[[], bool], timeout: float = 60, what: str = "") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
@@ -205,7 +205,7 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
     # bots think at a lower priority than the web process: people's moves get the CPU first
     web_nice = os.getpriority(os.PRIO_PROCESS, server.proc.pid)
     niced = lambda: all(os.getpriority(os.PRIO_PROCESS, int(p)) == min(19, web_nice + 10) for p in worker_pids)  # noqa: E731
-    wait_for(niced, 20, "the workers to lower their priority")
+    wait_for(niced, 60, "the workers to lower their priority")
     for pid in worker_pids:
         os.kill(int(pid), signal.SIGKILL)  # the server starts others
     wait_for(lambda: len(set(workers_of(server)) - set(worker_pids)) == 2, what="new workers")
@@ -224,17 +224,17 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
     wait_for(person_plays, timeout=60, what="bots playing on with the new worker")
     server.kill()
     gone = lambda: subprocess.run(["pgrep", "-f", f"--server {server.url}"], capture_output=True).returncode != 0  # noqa: E731
-    wait_for(gone, 15, "the worker to stop with its server")
+    wait_for(gone, 60, "the worker to stop with its server")
 
 
 def test_spawned_workers_stop_with_a_server_killed_at_once(server_factory: Any) -> None:
     server = server_factory()
     server.kill()  # at once: the workers may still be starting, and must not outlive it
     gone = lambda: subprocess.run(["pgrep", "-f", f"--server {server.url}"], capture_output=True).returncode != 0  # noqa: E731
-    wait_for(gone, 20, "the workers to stop with their server")
+    wait_for(gone, 60, "the workers to stop with their server")
 
 
-def test_people_are_served_first_and_a_worker_can_be_kept_for_them(tmp_path: Path) -> None:
+def test_people_are_served_first_and_a_worker_can_be_kept_for_them(tmp_path: Path, server_clock) -> None:
     queue = BotQueue(Storage(f"sqlite:///{tmp_path / 'queue.db'}"))
     try:
         queue.enqueue("allbots", 3, all_bots=True)
@@ -247,7 +247,7 @@ def test_people_are_served_first_and_a_worker_can_be_kept_for_them(tmp_path: Pat
         assert queue.retry(turn, "any", "OperationalError: server closed the connection") == 0.25
         assert queue.pending("allbots")["last_error"].startswith("OperationalError")
         assert queue.claim("other", 5.0) is None  # not due yet: backoff
-        time.sleep(0.3)
+        server_clock.advance(0.3)
         again = queue.claim("other", 5.0)
         assert (again.table_id, again.attempts) == ("allbots", 2)
         queue.finish(again, "other")
