@@ -54,7 +54,7 @@ def test_a_bot_makes_an_offer_during_a_persons_turn(make_client, create_table):
     made = create_table(client, [{"kind": "human"}, {"kind": "bot", "difficulty": "random"}], game=NAME, seed=7)
     table, token = made["table"]["id"], made["tokens"][0]
     state = reader(client, table, token, 0)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a guard against a hang (generous: a busy machine)
     while True:
         now = state()
         mine = [o for o in now["view"]["offers"] if o["from"] == 1 and o["to"] == 0]

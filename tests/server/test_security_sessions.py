@@ -93,14 +93,14 @@ class Socket:
         self.received: list[dict[str, Any]] = []
         self.snapshot = self.until(lambda m: m["type"] == "snapshot")
 
-    def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+    def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
         while True:
             msg = json.loads(self.ws.recv(timeout=timeout))
             self.received.append(msg)
             if check(msg):
                 return msg
 
-    def ended(self, timeout: float = 20) -> tuple[dict[str, Any], int]:
+    def ended(self, timeout: float = 60) -> tuple[dict[str, Any], int]:
         """The signed-out error, then the close code (every message after it is kept in ``received``)."""
         error = self.until(lambda m: m["type"] == "error", timeout)
         with pytest.raises(ConnectionClosed):

@@ -65,7 +65,7 @@ class Socket:
         self.ws = self._stack.enter_context(connect(url, open_timeout=10, additional_headers=headers))
         self.received: list[dict[str, Any]] = []
 
-    def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+    def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             msg = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
@@ -203,7 +203,7 @@ def own_redis(tmp_path: Path) -> Iterator[Callable[[], subprocess.Popen[bytes]]]
             stderr=subprocess.DEVNULL,
         )
         procs.append(proc)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
             assert time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.05)

@@ -24,14 +24,14 @@ class Client:
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
 
-    def next(self, timeout: float = 10) -> dict[str, Any]:
+    def next(self, timeout: float = 60) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         self.raw.append(text)
         msg = json.loads(text)
         self.received.append(msg)
         return msg
 
-    def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+    def until(self, kind: str, timeout: float = 60) -> dict[str, Any]:
         """The next message of type ``kind``, skipping summary pushes (and, for answers, earlier updates)."""
         skip = ("table",) if kind in ("snapshot", "update") else ("table", "update")
         while True:
