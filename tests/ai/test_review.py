@@ -56,6 +56,17 @@ def test_a_review_is_reproducible_and_the_same_for_one_seat_as_for_all(game_id):
     ]
 
 
+def test_worker_processes_make_the_same_review():
+    record = short_record("tf22-reload", 10, seed=4)
+    alone = review_record(record, budget=TINY)
+    seen: list[tuple[int, int]] = []
+    shared = review_record(record, budget=TINY, workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert shared.to_json() == alone.to_json()
+    assert seen[-1] == (10, 10) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    with pytest.raises(BadInput, match="workers must be 1 to 64"):
+        review_record(record, workers=0)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_decision_is_reviewed_with_values_in_range(game_id):
     record = short_record(game_id, 10, agent="random")

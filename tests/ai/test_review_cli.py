@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -45,7 +48,9 @@ def test_review_prints_losses_and_sparklines_and_writes_the_chart(tmp_path, game
 
 def test_review_of_one_seat_in_japanese(tmp_path):
     path = write_record(tmp_path, "tf22-reload", 6)
-    result = runner.invoke(app, ["review", path, "--seat", "1", "--budget", "4", "--quiet", "--lang", "ja"])
+    result = runner.invoke(
+        app, ["review", path, "--seat", "1", "--budget", "4", "--quiet", "--lang", "ja", "--workers", "2"]
+    )
     assert result.exit_code == 0, result.output
     assert "振り返り" in result.output and "2番席" in result.output and "1番席" not in result.output
 
@@ -77,3 +82,16 @@ def test_bad_input_gets_one_clear_line_and_exit_code_2(tmp_path, args, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and result.output.startswith("error:")
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) <= 2
+
+
+def test_the_review_benchmark_prints_its_figures_beside_the_hard_levels_thinking():
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "review.py"
+    args = [sys.executable, str(script), "--game", "tf22-reload:2", "--moves", "4", "--budget", "4"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("machine: ")
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("tf22-reload"))
+    assert row[1:3] == ["2", "4"] and row[4:6] == ["4", "4"] and float(row[9]) > 0  # players, moves, decisions, iters
+    spread = subprocess.run([*args, "--spread", "2"], capture_output=True, text=True, timeout=300, check=False)
+    row = next(line.split() for line in spread.stdout.splitlines() if line.startswith("tf22-reload"))
+    assert row[1:4] == ["2", "4", "2"] and all(0 <= float(x) <= 0.5 for x in row[4].split("/") + row[5].split("/"))

@@ -40,6 +40,7 @@ def review(
     lang: Annotated[
         str | None, typer.Option(help="Language: en or ja (default: ROBOTABLE_LANG, then the locale).")
     ] = None,
+    workers: Annotated[int, typer.Option(help="Processes reviewing decisions (the same review with any number).")] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
 ) -> None:
     """Review a recorded game with the bots' own search: each seat's value, turning points, largest losses."""
@@ -54,7 +55,7 @@ def review(
             if out is not None:
                 check_writable(out)
         plan = Budget(iterations=budget, seed=seed)
-        result = _run(record, [seat] if seat is not None else None, plan, moves, language, quiet)
+        result = _run(record, [seat] if seat is not None else None, plan, moves, workers, language, quiet)
     except RobotableError as exc:
         raise _fail(str(exc)) from None
     from robotable.cli import seat_names  # (the CLI imports this module: import it when called)
@@ -74,9 +75,11 @@ def review(
         raise _fail(f"cannot write {exc.filename!r}: {exc.strerror}") from None
 
 
-def _run(record: Record, seats: list[int] | None, budget: Budget, moves: int | None, lang: str, quiet: bool) -> Review:
+def _run(
+    record: Record, seats: list[int] | None, budget: Budget, moves: int | None, workers: int, lang: str, quiet: bool
+) -> Review:
     if quiet:
-        return review_record(record, seats, budget, upto=moves)
+        return review_record(record, seats, budget, upto=moves, workers=workers)
     columns = (
         TextColumn(translate("app:review.progress", lang)),
         BarColumn(),
@@ -91,6 +94,7 @@ def _run(record: Record, seats: list[int] | None, budget: Budget, moves: int | N
             budget,
             upto=moves,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            workers=workers,
         )
 
 

@@ -394,6 +394,26 @@ def positions(record: Record, upto: int | None = None) -> Iterator[Position]:
 Progress = Callable[[int, int], None]
 
 
+def review_step(step: Position, budget: Budget) -> Moment | str:
+    """One record step of a reviewed seat: its :class:`Moment`, searched from the seat's :class:`Decision`
+    alone, or ``"forced"`` (one legal action) or ``"optional"`` (a move made out of turn: a seat the
+    game was not waiting for), counted but not searched."""
+    if step.seat not in step.state.to_act():
+        return "optional"
+    if len(step.state.legal_actions(step.seat)) < 2:
+        return "forced"
+    return review_decision(Decision.of(step.state, step.seat), step.action, step.index, budget)
+
+
+def _add(review: SeatReview, outcome: Moment | str) -> None:
+    if isinstance(outcome, Moment):
+        review.moments.append(outcome)
+    elif outcome == "forced":
+        review.forced += 1
+    else:
+        review.optional += 1
+
+
 def review_positions(
     game_id: str,
     num_players: int,
@@ -403,9 +423,7 @@ def review_positions(
     progress: Progress | None = None,
     total: int | None = None,
 ) -> list[SeatReview]:
-    """Review ``seats`` (default: all) at each of their decisions among ``steps``. A step is searched
-    from its seat's :class:`Decision` alone; a forced move (one legal action) and a move made out of turn
-    (a seat the game was not waiting for) are counted, not searched."""
+    """Review ``seats`` (default: all) at each of their decisions among ``steps`` (:func:`review_step`)."""
     wanted = range(num_players) if seats is None else seats
     reviews = {seat: SeatReview(seat, []) for seat in wanted}
     done = 0
@@ -413,17 +431,42 @@ def review_positions(
         review = reviews.get(step.seat)
         if review is None:
             continue
-        if step.seat not in step.state.to_act():
-            review.optional += 1
-        elif len(step.state.legal_actions(step.seat)) < 2:
-            review.forced += 1
-        else:
-            decision = Decision.of(step.state, step.seat)
-            review.moments.append(review_decision(decision, step.action, step.index, budget))
+        _add(review, review_step(step, budget))
         done += 1
         if progress is not None:
             progress(done, total if total is not None else done)
     return list(reviews.values())
+
+
+def _review_indexes(record: dict[str, Any], indexes: list[int], budget: Budget) -> list[dict[str, Any] | str]:
+    """In a worker process: the steps ``indexes`` of a record (as :func:`review_step`, moments as JSON)."""
+    wanted, out = set(indexes), []
+    for step in positions(Record.from_json(record), upto=max(indexes) + 1):
+        if step.index in wanted:
+            outcome = review_step(step, budget)
+            out.append(outcome.to_json() if isinstance(outcome, Moment) else outcome)
+    return out
+
+
+def _review_in_processes(
+    record: Record, indexes: list[int], budget: Budget, workers: int, progress: Progress | None
+) -> dict[int, Moment | str]:
+    """The steps ``indexes`` reviewed by ``workers`` processes, a few steps per task (each decision has its
+    own seed, so the review is the one a single process makes)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    size = max(1, len(indexes) // (workers * 6))
+    chunks = [indexes[i : i + size] for i in range(0, len(indexes), size)]
+    found: dict[int, Moment | str] = {}
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        tasks = {pool.submit(_review_indexes, record.to_json(), chunk, budget): chunk for chunk in chunks}
+        for task in as_completed(tasks):
+            for index, outcome in zip(tasks[task], task.result()):
+                found[index] = Moment.from_json(outcome) if isinstance(outcome, dict) else outcome
+            if progress is not None:
+                progress(len(found), len(indexes))
+    return found
 
 
 def review_record(
@@ -432,8 +475,10 @@ def review_record(
     budget: Budget | None = None,
     upto: int | None = None,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> Review:
-    """Review a record (its first ``upto`` moves; all by default) for ``seats`` (default: every seat).
+    """Review a record (its first ``upto`` moves; all by default) for ``seats`` (default: every seat), in
+    this process or in ``workers`` processes (the same review either way).
 
     Bad input (an unknown game, a seat out of range, moves that do not replay) raises :class:`BadInput`.
     """
@@ -442,10 +487,22 @@ def review_record(
     for seat in seats or ():
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.num_players:
             raise BadInput(f"review: seat must be 0 to {record.num_players - 1}, got {seat!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= 64:
+        raise BadInput(f"review: workers must be 1 to 64, got {workers!r}")
     moves = record.moves[:upto]
     wanted = set(range(record.num_players) if seats is None else seats)
     total = sum(1 for seat, _ in moves if seat in wanted)
-    reviews = review_positions(game.id, record.num_players, positions(record, upto), budget, seats, progress, total)
+    if workers > 1:
+        for _ in positions(record, upto):  # the record replays (else BadInput here, not in a worker)
+            pass
+        indexes = [i for i, (seat, _) in enumerate(moves) if seat in wanted]
+        found = _review_in_processes(record, indexes, budget, workers, progress)
+        by_seat = {seat: SeatReview(seat, []) for seat in (range(record.num_players) if seats is None else seats)}
+        for index in indexes:
+            _add(by_seat[moves[index][0]], found[index])
+        reviews = list(by_seat.values())
+    else:
+        reviews = review_positions(game.id, record.num_players, positions(record, upto), budget, seats, progress, total)
     final_state = replay(record) if len(moves) == len(record.moves) else None
     over = final_state is not None and final_state.is_over()
     if final_state is not None and over:
