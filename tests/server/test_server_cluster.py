@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 from conftest import PG_URL, ServerProcess, free_port, new_table
-from people import bearer, guest_token
+from people import bearer, guest_token, wait_for
+from redis import Redis
 from websockets.sync.client import connect
 
 from robotable.server.collector import GC_THRESHOLDS
@@ -51,6 +52,7 @@ def cluster(pg_schema: str) -> Iterator[Callable[..., list[ServerProcess]]]:
             out.append(server.start())
         return out
 
+    start.news = f"{prefix}news"  # type: ignore[attr-defined]  (the processes' Redis channel)
     yield start
     for server in started:
         server.stop()
@@ -231,8 +233,9 @@ def test_after_a_redis_outage_b_catches_up_without_skipping_a_move(cluster, own_
         redis.wait()
         during = play_random_moves(a, table, tokens, 4, seed=6)
         assert updates_in_order(watcher, during) == list(range(1, during + 1))
-        own_redis()  # back again: news flows once more
-        time.sleep(1.5)  # both processes resubscribe
+        own_redis()  # back again: news flows once more, once both processes have subscribed again
+        with Redis.from_url(own_redis.url) as back:
+            wait_for(lambda: back.pubsub_numsub(cluster.news)[0][1] == 2, "both processes to subscribe again")
         after = play_random_moves(a, table, tokens, 3, seed=7)
         assert updates_in_order(watcher, after) == list(range(1, after + 1))
         assert b.api("GET", f"/api/tables/{table}").json()["moves"] == after
