@@ -451,7 +451,8 @@ class VectorEnv:
 
     def __del__(self) -> None:
         if getattr(self, "_processes", None):
-            self.close()
+            with contextlib.suppress(Exception):  # at interpreter exit multiprocessing may be half gone
+                self.close()
 
     # -- inside ---------------------------------------------------------------------------------------
 
