@@ -21,8 +21,11 @@ def review(client: TestClient, table: str, token: str | None, **params: Any):
 
 
 def test_a_finished_tables_review_is_computed_in_the_background_and_shown_to_its_player(
-    client: TestClient, create_table
+    make_client, database, create_table
 ) -> None:
+    """On SQLite and on PostgreSQL (in a schema of its own): the background process writes there too."""
+    url, schema = database
+    client = make_client(database=url, schema=schema)
     client.app.state.review_budget = BUDGET
     made = create_table(client, [HUMAN, BOT])
     table, token = made["table"]["id"], made["tokens"][0]
