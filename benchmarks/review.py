@@ -28,10 +28,12 @@ from robotable.core import Match, Record
 DEFAULT = ("tf22-reload:2", "twin-tin-bots:4", "robots-on-the-line:2")
 
 
-def play(game_id: str, players: int, seed: int, moves: int | None) -> Record:
-    """A seeded game between heuristic seats (its first ``moves`` moves, if given)."""
+def play(game_id: str, players: int, seed: int, moves: int | None, seats: str = "heuristic") -> Record:
+    """A seeded game between ``seats`` (agent specs, comma-separated, the last repeated for the other
+    seats; its first ``moves`` moves, if given)."""
     match = Match(game_id, players, seed=seed)
-    agents = [make_agent("heuristic", seed=seed + s) for s in range(players)]
+    specs = seats.split(",")
+    agents = [make_agent(specs[min(s, len(specs) - 1)], seed=seed + s) for s in range(players)]
     while not match.state.is_over() and (moves is None or len(match.record.moves) < moves):
         seat = match.state.to_act()[0]
         match.apply(seat, agents[seat].act(match.state, seat))
@@ -58,6 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--moves", type=int, default=None, help="review only the first N moves of each game (its length is shown)"
     )
+    parser.add_argument("--seats", default="heuristic", help="agent specs of the seats (the last repeats)")
     parser.add_argument("--spread", type=int, default=0, help="K seeds: the values' spread, not the time")
     args = parser.parse_args(argv)
     if args.spread:
@@ -67,11 +70,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"machine: {platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}, load {load:.1f}")
     print(
         f"{'game':<20} {'players':>7} {'moves':>5} {'of':>5} {'decisions':>9} {'iters':>5} "
-        f"{'review cpu s':>12} {'wall s':>7} {'cpu/decision':>12} {'hard cpu s':>10} {'ratio':>5}"
+        f"{'review cpu s':>12} {'wall s':>7} {'cpu/decision':>12} {'hard cpu s':>10} {'ratio':>5}  mean loss per seat"
     )
     for spec in args.game or DEFAULT:
         game_id, _, players = spec.partition(":")
-        whole = play(game_id, int(players or 2), args.seed, None)
+        whole = play(game_id, int(players or 2), args.seed, None, args.seats)
         record = Record(whole.game, whole.num_players, whole.seed, whole.options, whole.moves[: args.moves])
         budget = Budget(iterations=args.budget)
         cpu, wall = time.process_time(), time.monotonic()
@@ -82,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"{game_id:<20} {record.num_players:>7} {len(record.moves):>5} {len(whole.moves):>5} {decisions:>9} "
             f"{review.iterations:>5} {cpu:>12.1f} {wall:>7.1f} {cpu / max(decisions, 1):>12.2f} {reference:>10.1f} "
-            f"{cpu / max(reference, 1e-9):>5.1f}"
+            f"{cpu / max(reference, 1e-9):>5.1f}  {' '.join(f'{s.mean_loss():.3f}' for s in review.seats)}"
         )
 
 
