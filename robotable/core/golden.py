@@ -88,7 +88,8 @@ def load(game_id: str, directory: Path = DIRECTORY) -> dict[str, list[str]]:
     data = json.loads(path_of(game_id, directory).read_text())
     if data.get("format") != FORMAT or data.get("game") != game_id:
         raise ValueError(f"{path_of(game_id, directory)}: not a format-{FORMAT} golden file for {game_id}")
-    return data["digests"]
+    digests: dict[str, list[str]] = data["digests"]
+    return digests
 
 
 def write(game_id: str, games: int = GAMES, directory: Path = DIRECTORY, workers: int = 1) -> Path:

@@ -33,7 +33,7 @@ def load(game_id: str) -> Game:
     if not isinstance(game_id, str) or game_id not in _PATHS:
         raise UnknownGame(f"unknown game {game_id!r} (known: {', '.join(sorted(_PATHS))})")
     module, _, attr = _PATHS[game_id].partition(":")
-    game = getattr(importlib.import_module(module), attr)
+    game: Game = getattr(importlib.import_module(module), attr)
     _LOADED[game_id] = game
     return game
 

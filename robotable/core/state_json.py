@@ -23,6 +23,7 @@ robotable.core.errors.BadInput: demo state: missing field 'turn.picks_left'
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -101,7 +102,7 @@ class StateReader:
 
     def choice(self, key: str, choices: Sequence[T]) -> T:
         """A field whose value must be one of ``choices``."""
-        value = self.field(key)
+        value: T = self.field(key)
         if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
             raise self.fail(key, f"must be one of {', '.join(map(str, choices))}, got {value!r}")
         return value
@@ -118,21 +119,21 @@ class StateReader:
             raise self.fail(key, f"unknown {what} {value!r} ({known})")
         return table[value]
 
-    def list(self, key: str, tp: Any = Any, length: int | None = None) -> list[Any]:
+    def list(self, key: str, tp: Any = Any, length: builtins.int | None = None) -> builtins.list[Any]:
         """A list field of items of type ``tp``, optionally of exactly ``length`` items."""
-        value: list[Any] = self.field(key, list[tp])
+        value: builtins.list[Any] = self.field(key, builtins.list[tp])
         if length is not None and len(value) != length:
             raise self.fail(key, f"needs {length} entries, got {len(value)}")
         return value
 
-    def per_seat(self, key: str, num_players: int, tp: Any = Any) -> list[Any]:
+    def per_seat(self, key: str, num_players: builtins.int, tp: Any = Any) -> builtins.list[Any]:
         """A list field with one entry per seat."""
-        value: list[Any] = self.field(key, list[tp])
+        value: builtins.list[Any] = self.field(key, builtins.list[tp])
         if len(value) != num_players:
             raise self.fail(key, f"needs one entry per seat ({num_players}), got {len(value)}")
         return value
 
-    def items(self, key: str, read: Callable[[StateReader], T]) -> list[T]:
+    def items(self, key: str, read: Callable[[StateReader], T]) -> builtins.list[T]:
         """A list of JSON objects, each read by ``read`` with its own nested reader."""
         return [read(self.at(key, i, item)) for i, item in enumerate(self.list(key))]
 
@@ -140,7 +141,7 @@ class StateReader:
         """A nested reader for the JSON object at ``key`` (errors name ``key.field``)."""
         return StateReader(self.game_id, self.field(key), self.where(key))
 
-    def at(self, key: str, index: int, value: object) -> StateReader:
+    def at(self, key: str, index: builtins.int, value: builtins.object) -> StateReader:
         """A nested reader for the object ``value`` at ``key[index]``."""
         return StateReader(self.game_id, value, f"{self.where(key)}[{index}]")
 

@@ -434,8 +434,9 @@ class _Run:
                     f"determinize({seat}) changed seat {seat}'s legal actions",
                 )
             twin = sample.clone()  # what the seat cannot tell from the state: other hidden parts, seed, rng
-            twin.seed = (state.seed + 1) % (1 << 62)
-            twin.rng = Rng(key ^ 0xD1CE)
+            # mypy reads State's empty __slots__; seed and rng are slots of every concrete state class
+            twin.seed = (state.seed + 1) % (1 << 62)  # type: ignore[misc]
+            twin.rng = Rng(key ^ 0xD1CE)  # type: ignore[misc]
             again = Rng(self.rng.next64())
             first = canonical(state.determinize(seat, again.clone()).to_json())
             second = canonical(twin.determinize(seat, again.clone()).to_json())
