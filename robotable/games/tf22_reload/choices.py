@@ -77,19 +77,19 @@ def load_decisions(st: Tf22State, p: int) -> list[Action]:
 
 def is_battle_choice(st: Tf22State, p: int, action: Action) -> bool:
     """Same answer as ``action in battle_choices(st, p)``, without building the list."""
-    ship, chips, kind = st.ships[p], st.chips[p], type(action)
-    if kind is PlayCard:
+    ship, chips = st.ships[p], st.chips[p]
+    if type(action) is PlayCard:
         return action.value in st.hands[p]
-    if kind is RTakeBack:
+    if type(action) is RTakeBack:
         return True
-    if kind is RDiscard:
+    if type(action) is RDiscard:
         slot = action.slot
         return chips >= RELOAD_COSTS["r_discard"] and 0 <= slot < len(ship) and bool(ship[slot])
-    if kind is RReload:
+    if type(action) is RReload:
         if chips < RELOAD_COSTS["r_reload"]:
             return False
         return rules.can_move(ship, action.from_slot, action.to_slot, None, st.options["strict_moves"])
-    if kind is RBuy:
+    if type(action) is RBuy:
         colour, slot = int(action.colour), action.slot
         return (
             chips >= RELOAD_COSTS["r_buy"]
@@ -102,11 +102,11 @@ def is_battle_choice(st: Tf22State, p: int, action: Action) -> bool:
 
 def is_load_decision(st: Tf22State, p: int, action: Action) -> bool:
     """Same answer as ``action in load_decisions(st, p)``, without building the list."""
-    ship, kind = st.ships[p], type(action)
-    if kind is Load:
+    ship = st.ships[p]
+    if type(action) is Load:
         slot = action.slot
         return st.activated >= 0 and 0 <= slot < len(ship) and rules.can_stack(ship[slot], st.activated)
-    if kind is Reload:
+    if type(action) is Reload:
         colour, strict = st.battle_colour(), st.options["strict_moves"]
         return rules.can_move(ship, action.from_slot, action.to_slot, colour, strict)
-    return kind is ReturnContainer
+    return type(action) is ReturnContainer

@@ -16,7 +16,8 @@ from importlib import resources
 DATA = json.loads(resources.files(__package__).joinpath("data/components.json").read_text())
 
 COLOUR_NAMES: tuple[str, ...] = tuple(DATA["colours"])
-Colour = enum.IntEnum("Colour", {name.upper(): i for i, name in enumerate(COLOUR_NAMES)})
+# The members are read from the data file, which mypy cannot see (it types Colour as an IntEnum all the same).
+Colour = enum.IntEnum("Colour", {name.upper(): i for i, name in enumerate(COLOUR_NAMES)})  # type: ignore[misc]
 Colour.__doc__ = "Container colours in stacking order (yellow at the bottom, green on top)."
 NUM_COLOURS = len(COLOUR_NAMES)
 

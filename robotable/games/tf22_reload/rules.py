@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .components import (
     BEATS,
@@ -150,7 +151,23 @@ def full_stacks(ship: Ship) -> int:
     return sum(1 for stack in ship if len(stack) == NUM_COLOURS)
 
 
-def score_round(ships: Sequence[Ship], cc_piles: Sequence[Sequence[int]]) -> list[dict[str, object]]:
+class ColourScore(TypedDict):
+    """One colour of a seat's round score: its standing, the face values in the CC pile, the points."""
+
+    standing: str
+    cards: int
+    points: int
+
+
+class SeatScore(TypedDict):
+    """One seat's round score: the colours, the loaded containers and the total."""
+
+    colours: list[ColourScore]
+    containers: int
+    total: int
+
+
+def score_round(ships: Sequence[Ship], cc_piles: Sequence[Sequence[int]]) -> list[SeatScore]:
     """Each player's points for a round, with the breakdown per colour.
 
     Per colour: strictly the most containers scores the face values of that colour's cards in the CC
@@ -158,12 +175,12 @@ def score_round(ships: Sequence[Ship], cc_piles: Sequence[Sequence[int]]) -> lis
     of the colour scores nothing. Plus 1 per loaded container.
     """
     counts = [colour_counts(ship) for ship in ships]
-    out = []
+    out: list[SeatScore] = []
     for seat, pile in enumerate(cc_piles):
         faces = [0] * NUM_COLOURS
         for c in pile:
             faces[card_colour(c)] += card_value(c)
-        per_colour = []
+        per_colour: list[ColourScore] = []
         for colour in range(NUM_COLOURS):
             mine = counts[seat][colour]
             best_other = max((counts[o][colour] for o in range(len(ships)) if o != seat), default=0)

@@ -84,7 +84,7 @@ class Tf22State(State):
         self.winner = -1  # the seat deciding where the won container goes
         self.scores = [[0, 0, 0] for _ in range(num_players)]  # round 1, round 2, bonus
         self.last_battle: dict[str, Any] | None = None
-        self.round_scores: list[list[dict[str, Any]]] = []
+        self.round_scores: list[list[rules.SeatScore]] = []
 
     # -- the contract ---------------------------------------------------------------------------
 
