@@ -37,6 +37,7 @@ from robotable.games.tf22_reload.components import (
     card,
 )
 from robotable.games.tf22_reload.rules import battle, bonus, load_slots, score_round
+from robotable.games.tf22_reload.state import Tf22State
 
 from .. import regret
 from ..base import Decision
@@ -79,7 +80,7 @@ class Table:
 
     @classmethod
     def from_state(cls, state: State, seat: int) -> Table:
-        s = state
+        s = as_tf22(state)
         return cls(
             seat,
             s.round,
@@ -92,13 +93,20 @@ class Table:
             s.stock,
             [sc[0] + sc[1] for sc in s.scores],
             s.battle,
-        )  # type: ignore[attr-defined]
+        )
+
+
+def as_tf22(state: State) -> Tf22State:
+    """``state`` as TF22's state class, whose fields these heuristics read."""
+    if not isinstance(state, Tf22State):
+        raise TypeError(f"a TF22: RELOAD! heuristic was given a {type(state).__name__}")
+    return state
 
 
 def projected(table: Table) -> list[float]:
     """Each seat's total if the game were scored now (future rounds: containers and full stacks)."""
     now = score_round(table.ships, table.cc_piles)
-    out = []
+    out: list[float] = []
     for seat, part in enumerate(now):
         ship = table.ships[seat]
         future = part["containers"] if table.round == 1 else 0  # containers score again in round 2
@@ -118,7 +126,7 @@ def _gain_if_won(table: Table, seat: int) -> float:
     piles = [p[:] for p in table.cc_piles]
     piles[seat] = piles[seat] + table.revealed
     best = -math.inf
-    options = load_slots(ships[seat], table.activated) if table.activated >= 0 else []
+    options: list[int | None] = [*load_slots(ships[seat], table.activated)] if table.activated >= 0 else []
     for slot in options or [None]:
         if slot is not None:
             ships[seat][slot].append(table.activated)
@@ -319,23 +327,24 @@ def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     """The heuristic's choice read straight off a (determinized) state: how search expects others to play."""
     table = Table.from_state(state, seat)
     table.ships = [[st[:] for st in ship] for ship in table.ships]
-    if state.phase == 1:  # type: ignore[attr-defined]
+    if as_tf22(state).phase == 1:
         return choose_load(table, legal)
     return choose_battle_card(table, legal, rng)
 
 
 def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     """A cheap policy for search rollouts: high cards on valuable battles, low ones otherwise."""
-    if state.phase == 1:  # type: ignore[attr-defined]  (the load decision)
+    state = as_tf22(state)
+    if state.phase == 1:  # the load decision
         for action in legal:
             if isinstance(action, Load):
                 return action
         return legal[-1]
-    hand = state.hands[seat]  # type: ignore[attr-defined]
+    hand = state.hands[seat]
     if not hand or (len(hand) <= 2 and rng.randrange(2)):
         return RTakeBack()
-    revealed = state.revealed  # type: ignore[attr-defined]
-    worth = (revealed[0] & 3) + (revealed[1] & 3) + (state.activated >= 0)  # type: ignore[attr-defined]
+    revealed = state.revealed
+    worth = (revealed[0] & 3) + (revealed[1] & 3) + (state.activated >= 0)
     if rng.randrange(4) == 0:
         return PlayCard(hand[rng.randrange(len(hand))])
     if worth >= 4:

@@ -27,6 +27,7 @@ from robotable.games.tf22_reload.components import (
     card_colour,
     card_value,
 )
+from robotable.games.tf22_reload.state import Tf22State
 
 #: The game this module describes.
 GAME_ID = "tf22-reload"
@@ -67,10 +68,12 @@ NONNEGATIVE: frozenset[str] = frozenset(NAMES)
 def features(state: State) -> list[list[float]]:
     """One row of :data:`NAMES` per seat for a TF22 state (not over), relative to the other seats."""
     s = state
-    n = s.num_players  # type: ignore[attr-defined]
-    ships, piles, hands = s.ships, s.cc_piles, s.hands  # type: ignore[attr-defined]
-    first_round = s.round == 1  # type: ignore[attr-defined]
-    begun = (s.round - 1) * BATTLES_PER_ROUND + s.battle  # type: ignore[attr-defined]
+    if not isinstance(s, Tf22State):
+        raise TypeError(f"TF22: RELOAD! features of a {type(s).__name__}")
+    n = s.num_players
+    ships, piles, hands = s.ships, s.cc_piles, s.hands
+    first_round = s.round == 1
+    begun = (s.round - 1) * BATTLES_PER_ROUND + s.battle
     progress = begun / BATTLES
     left = 1.0 - progress
     counts = []
@@ -100,20 +103,20 @@ def features(state: State) -> list[list[float]]:
                 points += faces[seat][colour] if diff > 0 else faces[seat][colour] // 2
         containers = sum(mine_counts)
         full = sum(1 for stack in ships[seat] if len(stack) == NUM_COLOURS)
-        banked = s.scores[seat][0] + s.scores[seat][1]  # type: ignore[attr-defined]
+        banked = s.scores[seat][0] + s.scores[seat][1]
         total = banked + points + containers + (containers if first_round else 0) + FULL_STACK_BONUS * full
         proj.append(total)
         margins.append(margin)
     prize = 0
-    if len(s.revealed) == 2 and s.phase == 0:  # type: ignore[attr-defined]
-        prize = card_value(s.revealed[0]) + card_value(s.revealed[1]) + (s.activated >= 0)  # type: ignore[attr-defined]
-    loading = s.winner if s.phase == 1 else -1  # type: ignore[attr-defined]
-    raw = []
+    if len(s.revealed) == 2 and s.phase == 0:
+        prize = card_value(s.revealed[0]) + card_value(s.revealed[1]) + (s.activated >= 0)
+    loading = s.winner if s.phase == 1 else -1
+    raw: list[list[float]] = []
     for seat in range(n):
         ship, hand = ships[seat], hands[seat]
         p = proj[seat] / 10
         hand_sum = sum(hand) / 10
-        chips = s.chips[seat] / 3  # type: ignore[attr-defined]
+        chips = s.chips[seat] / 3
         opened = [len(st) for st in ship if st and st[0] == 0 and len(st) < NUM_COLOURS]
         raw.append(
             [
@@ -138,12 +141,12 @@ def features(state: State) -> list[list[float]]:
             ]
         )
     width = len(NAMES)
-    out = []
+    out: list[list[float]] = []
     for seat in range(n):
         others = [raw[o] for o in range(n) if o != seat]
-        row = [raw[seat][k] - sum(r[k] for r in others) / (n - 1) for k in range(width)]
-        row[3] = (proj[seat] - max(proj[o] for o in range(n) if o != seat)) / 10
-        out.append(row)
+        relative = [raw[seat][k] - sum(r[k] for r in others) / (n - 1) for k in range(width)]
+        relative[3] = (proj[seat] - max(proj[o] for o in range(n) if o != seat)) / 10
+        out.append(relative)
     return out
 
 
