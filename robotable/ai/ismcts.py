@@ -420,12 +420,12 @@ class ISMCTSAgent(Agent):
 
     def _finish(self, state: State) -> list[float]:
         """Roll out to the end (or ``rollout_depth`` actions, then evaluate): each seat's reward."""
-        rng, policy = self.rng, self.rollout
-        depth = self.rollout_depth if self.evaluator is not None and self.rollout_depth is not None else -1
-        deadline = self._wall_deadline if self.evaluator is not None else math.inf
+        rng, policy, evaluator = self.rng, self.rollout, self.evaluator
+        depth = self.rollout_depth if evaluator is not None and self.rollout_depth is not None else -1
+        deadline = self._wall_deadline if evaluator is not None else math.inf
         while not state.is_over():
-            if depth == 0 or (deadline < math.inf and self.wall_clock() >= deadline):
-                return self.evaluator(state)  # type: ignore[misc]  (the wall cap: evaluate here)
+            if evaluator is not None and (depth == 0 or (deadline < math.inf and self.wall_clock() >= deadline)):
+                return evaluator(state)  # at the depth or the wall cap: evaluate here
             depth -= 1
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)

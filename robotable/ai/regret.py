@@ -17,7 +17,7 @@ others renormalized).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: A payoff function: every player's payoff for a profile of action indices.
@@ -67,7 +67,7 @@ def solve(sizes: Sequence[int], payoff: Payoffs, iterations: int = 200, floor: f
     return Solution(average, values)
 
 
-def undominated(sizes: Sequence[int], payoffs: dict[tuple[int, ...], Sequence[float]]) -> list[set[int]]:
+def undominated(sizes: Sequence[int], payoffs: Mapping[tuple[int, ...], Sequence[float]]) -> list[set[int]]:
     """Each player's actions that survive iterated elimination of strictly dominated actions: an action
     goes when another of the same player's actions pays strictly more against every profile of the
     others' surviving actions.

@@ -23,7 +23,7 @@ REPORT_FORMAT = 1
 
 def machine() -> dict[str, Any]:
     """Where the tournament ran: OS, CPU, Python and the versions of the packages that matter."""
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in ("robotable", "openskill", "matplotlib", "ray"):
         try:
             versions[package] = metadata.version(package)

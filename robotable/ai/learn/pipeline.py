@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -25,6 +26,10 @@ EPSILON = 0.1
 HIDDEN = 0
 STEPS = 800
 HOLD_OUT = 0.1
+
+
+def _say_progress(say: Callable[[str], None], n: int, count: int, done: int) -> None:
+    say(f"{n} players: {done}/{count} games")
 
 
 def run(
@@ -63,7 +68,7 @@ def run(
             epsilon,
             workers=workers,
             ray_address=ray_address,
-            progress=lambda done, n=n, count=count: say(f"{n} players: {done}/{count} games"),
+            progress=functools.partial(_say_progress, say, n, count),
         )
         played = time.perf_counter() - started
         held = max(1, round(count * HOLD_OUT))

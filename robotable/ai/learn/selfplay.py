@@ -39,7 +39,7 @@ def play_games(game_id: str, players: int, seeds: Sequence[int], epsilon: float)
     for seed in seeds:
         state = game.start(players, seed=seed)
         rng = Rng(seed ^ 0x5EED)
-        positions = []
+        positions: list[list[list[float]]] = []
         while not state.is_over():
             rows = features(state)
             if not positions or rows != positions[-1]:  # (a simultaneous choice shows nothing new)
