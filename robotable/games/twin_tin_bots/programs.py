@@ -335,7 +335,10 @@ def place(st: TtbState, action: Place, events: list[Event]) -> None:
     if tile in _SPECIAL_SET and tile not in st.revealed[c]:
         st.revealed[c].append(tile)
     events.append(place_event[st.colours[c], slot, TILE_NAMES[tile], tile_or_none(old)])
-    _change_made(st, events)
+    st.changes_left -= 1  # (_change_made, inlined: most changes are placements)
+    if st.changes_left <= 0:
+        st.first_done[c] = True
+        start_run(st, events)
 
 
 def swap(st: TtbState, action: Swap, events: list[Event]) -> None:

@@ -302,7 +302,12 @@ class TtbState(State):
             or not entry[0](self, action)
         ):
             self.check(player, action)
-        return self.apply_legal(player, action)
+            return self.apply_legal(player, action)
+        events: list[Event] = []  # (apply_legal, inlined: the action's entry is at hand)
+        entry[1](self, action, events)
+        if self.phase == RUN:
+            compiled.run(self, events)
+        return events
 
     def apply_legal(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
