@@ -184,19 +184,46 @@ def _cached(
 def _may_end(hand: tuple[int, ...], torso: int, buyer: _Buyer | _AnyBuyer) -> bool:
     """A quick necessary condition: a usable head and base, enough tiles to close every torso port
     (each end closes one; a connector closing a loop at most as many as it has ports), and the turns a
-    loop needs when there are fewer one-port tiles than torso ports (:func:`loop_turns_missing`)."""
-    head = base = False
-    closing = ones = turns = 0
-    for p in hand:
-        key = buyer.keys[p]
-        if key is not None:
-            closing += len(key[5])
-            head = head or key[0] == "head"
-            base = base or key[0] == "base"
-            ones += ONE_PORT[p]
-            turns += TURNS[p]
+    loop needs when there are fewer one-port tiles than torso ports (:func:`loop_turns_missing`).
+    The hand's counts are added up at once from the buyer's ``facts`` (see :func:`part_facts`)."""
+    total = sum(map(buyer.facts.__getitem__, hand))
     t = TORSOS[torso]
-    return head and base and closing >= len(t.ports) and not loop_turns_missing(t, ones, turns, buyer.extra_ports)
+    return (
+        total >> _HEADS & _FIELD > 0
+        and total >> _BASES & _FIELD > 0
+        and total & _FIELD >= len(t.ports)
+        and not loop_turns_missing(t, total >> _ONES & _FIELD, total >> _TURNS & _FIELD, buyer.extra_ports)
+    )
+
+
+#: Fields of :func:`part_facts` (8 bits each: a hand holds far fewer than 256 parts).
+_PORTS, _HEADS, _BASES, _ONES, _TURNS = 0, 8, 16, 24, 32
+_FIELD = 255
+
+
+def part_facts(keys: Sequence[tuple[Any, ...] | None]) -> tuple[int, ...]:
+    """Per part int, what :func:`_may_end` adds up, packed in one int (fields of 8 bits): its ports, 1 if
+    it is a head, 1 if a base, 1 if it has one port, 1 if a path may turn on it; 0 for a part the buyer
+    cannot use (``keys[p]`` None).
+
+    >>> from robotable.games.robots_on_the_line.components import part_index
+    >>> facts = part_facts(_ANY_BUYER.keys)
+    >>> head, elbow = facts[part_index("head-01")], facts[part_index("elbow-01")]
+    >>> [head >> f & _FIELD for f in (_PORTS, _HEADS, _BASES, _ONES, _TURNS)]
+    [1, 1, 0, 1, 0]
+    >>> [elbow >> f & _FIELD for f in (_PORTS, _HEADS, _BASES, _ONES, _TURNS)]
+    [2, 0, 0, 0, 1]
+    """
+    return tuple(
+        0
+        if key is None
+        else len(key[5])
+        | (key[0] == "head") << _HEADS
+        | (key[0] == "base") << _BASES
+        | ONE_PORT[p] << _ONES
+        | TURNS[p] << _TURNS
+        for p, key in enumerate(keys)
+    )
 
 
 def loop_turns_missing(torso: Torso, one_port_tiles: int, turning_tiles: int, extra_ports: int = 0) -> bool:
@@ -229,6 +256,7 @@ class _AnyBuyer:
     """The parts some buyer may use (every placed part): for a test that holds for every buyer at once."""
 
     keys = tuple((p.kind, 0, 0, 0, False, p.ports) if p.kind in CONNECTORS + ENDS else None for p in PARTS)
+    facts = part_facts(keys)
     extra_ports = 0
 
 
@@ -310,6 +338,8 @@ class _Buyer:
     extra_ports: int
     #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
     keys: tuple[tuple[Any, ...] | None, ...]
+    #: per part int: what :func:`_may_end` adds up (:func:`part_facts`)
+    facts: tuple[int, ...]
 
     def bits(self, icons: frozenset[str]) -> int:
         return sum(self.bit.get(i, 0) for i in icons)
@@ -337,25 +367,18 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
     long_arm = max((r.min_tiles for r in rq if r.kind == "long_arm"), default=0)
     icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
     bit = {icon: 1 << k for k, icon in enumerate(icons)}
-    keys: list[tuple[Any, ...] | None] = [None] * len(PARTS)  # None: a part that cannot be used
-    no_wheels = "no_wheels" in kinds
-    count_hands = bool(kinds & {"hands", "symmetry"})
-    arms = bool(wide or long_arm)
-    bits_of = [0] * len(PARTS)  # the bonus icons each part shows, as bits
+    plain, facts = _plain_table(
+        "no_wheels" in kinds, eye_target, hand_target, bool(kinds & {"hands", "symmetry"}), bool(wide or long_arm)
+    )
+    keys = list(plain)
+    bits_of: dict[int, int] = {}  # the bonus icons each part shows, as bits
     for icon, b in bit.items():
         for index in _WITH_ICON.get(icon, ()):
-            bits_of[index] += b
-    for part in _PLACED:
-        if (
-            (no_wheels and part.wheels)
-            or (eye_target >= 0 and part.eyes > eye_target)
-            or (hand_target >= 0 and part.hands > hand_target)
-        ):
-            continue
-        eyes = part.eyes if eye_target >= 0 else 0
-        hands = part.hands if count_hands else 0
-        antenna = _ANTENNA[part.index] if arms else False
-        keys[part.index] = (part.kind, eyes, hands, bits_of[part.index], antenna, part.ports)
+            bits_of[index] = bits_of.get(index, 0) + b
+    for index, bits in bits_of.items():
+        key = keys[index]
+        if key is not None:
+            keys[index] = (*key[:3], bits, *key[4:])
     return _Buyer(
         kinds=kinds,
         eye_target=eye_target,
@@ -374,7 +397,29 @@ def _buyer(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> _Buyer:
             for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
         ),
         keys=tuple(keys),
+        facts=facts,
     )
+
+
+@functools.cache
+def _plain_table(
+    no_wheels: bool, eye_target: int, hand_target: int, count_hands: bool, arms: bool
+) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...]]:
+    """The buyer's part table before bonus icons (their bits 0), and its :func:`part_facts` (which no
+    icon changes): computed once per kind of buyer."""
+    keys: list[tuple[Any, ...] | None] = [None] * len(PARTS)  # None: a part that cannot be used
+    for part in _PLACED:
+        if (
+            (no_wheels and part.wheels)
+            or (eye_target >= 0 and part.eyes > eye_target)
+            or (hand_target >= 0 and part.hands > hand_target)
+        ):
+            continue
+        eyes = part.eyes if eye_target >= 0 else 0
+        hands = part.hands if count_hands else 0
+        antenna = _ANTENNA[part.index] if arms else False
+        keys[part.index] = (part.kind, eyes, hands, 0, antenna, part.ports)
+    return tuple(keys), part_facts(keys)
 
 
 def subset_sizes(values: Sequence[int], target: int) -> set[int]:
