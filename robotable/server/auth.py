@@ -61,8 +61,12 @@ def limit_storage(storage_uri: str | None, redis_prefix: str | None = None) -> S
     if not storage_uri:
         return MemoryStorage()
     if storage_uri.startswith(("redis://", "rediss://", "redis+unix://")):
-        return storage_from_string(storage_uri, key_prefix=f"{redis_prefix or 'robotable:'}limits")
-    return storage_from_string(storage_uri)
+        storage = storage_from_string(storage_uri, key_prefix=f"{redis_prefix or 'robotable:'}limits")
+    else:
+        storage = storage_from_string(storage_uri)
+    if not isinstance(storage, Storage_):
+        raise ValueError(f"rate limit storage {storage_uri!r} is asynchronous; give a synchronous limits URI")
+    return storage
 
 
 class RateLimits:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import overload
 
 from sqlalchemy import delete, insert, select, update
 
@@ -70,6 +71,10 @@ def create_invite(storage: Storage, table_id: str, seat: int, created_by: str | 
     return code
 
 
+@overload
+def _utc(value: datetime) -> datetime: ...
+@overload
+def _utc(value: None) -> None: ...
 def _utc(value: datetime | None) -> datetime | None:
     return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
 

@@ -24,6 +24,7 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
@@ -213,7 +214,7 @@ class RateLimiter:
             del self.websockets[ip]
 
 
-def client_ip(scope: dict[str, Any]) -> str:
+def client_ip(scope: Mapping[str, Any]) -> str:
     """The client's address (uvicorn puts a trusted proxy's ``X-Forwarded-For`` here)."""
     client = scope.get("client")
     return client[0] if client else "unknown"

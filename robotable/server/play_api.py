@@ -168,7 +168,7 @@ def history(storage: Storage, account_id: str) -> dict[str, Any]:
             )
             entry["seats"].append(r.seat)
     per_game: dict[str, dict[str, Any]] = {}
-    recent = []
+    recent: list[dict[str, Any]] = []
     for entry in tables.values():
         result = entry.pop("result")
         ranks = result.get("ranks") or []

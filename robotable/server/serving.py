@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
@@ -64,7 +64,13 @@ def redacted(url: str) -> str:
         return url.rsplit("@", 1)[-1]
 
 
-class _Guard:
+if TYPE_CHECKING:  # the checker sees the protocol _Guard is mixed into; at run time it is imported late
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Protocol
+else:
+    _Protocol = object
+
+
+class _Guard(_Protocol):
     """Additions to httptools' protocol: a header timeout, URL and head sizes, connections per address.
 
     Mixed in before uvicorn's ``HttpToolsProtocol`` by :func:`_guarded_protocol`, which sets
@@ -74,17 +80,14 @@ class _Guard:
 
     per_ip = 0
     open_per_ip: Counter[str]
-    transport: Any
-    loop: Any
-    client: Any
-    url: bytes
 
     _header_timer: asyncio.TimerHandle | None = None
     _counted: str | None = None
     _refused = False
     _head_size = 0
 
-    def connection_made(self, transport: asyncio.Transport) -> None:
+    # as uvicorn's own method, narrower than asyncio's BaseProtocol (which takes any BaseTransport)
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         ip = self.client[0] if self.client else None
         if self.per_ip and ip is not None:

@@ -1049,7 +1049,7 @@ class TableManager:
             "view": state.view(seat),
             "to_act": to_act,
             "answering": state.answering(),  # seats of to_act only asked to answer (another seat's turn goes on)
-            "legal": [a.to_json() for a in state.legal_actions(seat)] if plays else [],
+            "legal": [a.to_json() for a in state.legal_actions(seat)] if plays and seat is not None else [],
             "can_undo": self.can_undo(live, seat),
             "result": state.result().to_json() if state.is_over() else None,
         }

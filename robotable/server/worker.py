@@ -182,6 +182,7 @@ class Worker:
     def state_of(self, row: TableRow) -> State:
         """The table's current state: the cached one caught up by move number, or a replay."""
         cached = self.states.pop(row.id, None)
+        state: State | None
         if cached is not None:
             moves, state = cached
             if len(moves) <= len(row.moves) and row.moves[: len(moves)] == moves:
