@@ -63,30 +63,30 @@ def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind):
         assert match.state.result().winners
 
 
-@pytest.mark.parametrize("game_id", SEARCHABLE)
-def test_agents_answer_every_reachable_decision_of_random_games(game_id):
+# one test per game and seed (a random game each), so parallel test workers share them
+@pytest.mark.parametrize(("game_id", "seed"), [(g, seed) for g in SEARCHABLE for seed in range(4)])
+def test_agents_answer_every_reachable_decision_of_random_games(game_id, seed):
     """Random games reach every kind of situation; each agent is asked at every step of them."""
     game = games.load(game_id)
     agents = small_agents(5)
-    for seed in range(4):
-        players = game.min_players + seed % (game.max_players - game.min_players + 1)
-        match = Match(game_id, players, seed=seed)
-        rng = Rng(seed)
-        step = 0
-        while not match.state.is_over() and step < 400:  # random games of some games run to thousands
-            waiting = match.state.to_act()
-            for seat in waiting:  # every seat the game waits for, simultaneous choices included
-                legal = match.state.legal_actions(seat)
-                for kind, agent in agents.items():
-                    if kind.startswith("ismcts") and step % 7:
-                        continue  # search is slower: ask it at every seventh step
-                    if kind == "ismcts-full-rollouts" and game_id != "tf22-reload":
-                        continue  # see test_every_agent_plays_only_legal_actions_to_the_end
-                    assert agent.act(match.state, seat) in legal, kind
-            seat = waiting[rng.randrange(len(waiting))]
+    players = game.min_players + seed % (game.max_players - game.min_players + 1)
+    match = Match(game_id, players, seed=seed)
+    rng = Rng(seed)
+    step = 0
+    while not match.state.is_over() and step < 400:  # random games of some games run to thousands
+        waiting = match.state.to_act()
+        for seat in waiting:  # every seat the game waits for, simultaneous choices included
             legal = match.state.legal_actions(seat)
-            match.apply(seat, legal[rng.randrange(len(legal))])
-            step += 1
+            for kind, agent in agents.items():
+                if kind.startswith("ismcts") and step % 7:
+                    continue  # search is slower: ask it at every seventh step
+                if kind == "ismcts-full-rollouts" and game_id != "tf22-reload":
+                    continue  # see test_every_agent_plays_only_legal_actions_to_the_end
+                assert agent.act(match.state, seat) in legal, kind
+        seat = waiting[rng.randrange(len(waiting))]
+        legal = match.state.legal_actions(seat)
+        match.apply(seat, legal[rng.randrange(len(legal))])
+        step += 1
 
 
 @pytest.mark.parametrize(
