@@ -123,21 +123,21 @@ def _cells(view: dict[str, Any]) -> dict[tuple[int, int], Text]:
     cells: dict[tuple[int, int], Text] = {}
     mud = {tuple(h) for h in view["mud"]}
     for h in mud:
-        cells[h] = Text(" ~ ", style="dim yellow")  # type: ignore[index]
+        cells[h] = Text(" ~ ", style="dim yellow")
     for i, pair in enumerate(view["teleporters"], start=1):
         for h in pair:
-            cells[tuple(h)] = Text(f"T{i} ", style="bold cyan")  # type: ignore[index]
+            cells[tuple(h)] = Text(f"T{i} ", style="bold cyan")
     for h in view["rocks"]:
-        cells[tuple(h)] = Text("###", style="bold white")  # type: ignore[index]
+        cells[tuple(h)] = Text("###", style="bold white")
     for h in view["blobs"]:
-        cells[tuple(h)] = Text("(@)", style="bold bright_cyan")  # type: ignore[index]
+        cells[tuple(h)] = Text("(@)", style="bold bright_cyan")
     for c in view["colours"]:
         cells[tuple(c["base"])] = Text(
             f"[{INITIAL.get(c['colour'], '?')}]", style=f"bold reverse {STYLE.get(c['colour'], '')}"
-        )  # type: ignore[index]
+        )
     for crystal in view["crystals"]:
         h = tuple(crystal["hex"])
-        cells[h] = Text(" ◆ ", style=CRYSTAL_STYLE[crystal["crystal"]] + (" underline" if h in mud else ""))  # type: ignore[index]
+        cells[h] = Text(" ◆ ", style=CRYSTAL_STYLE[crystal["crystal"]] + (" underline" if h in mud else ""))
     for r in view["robots"]:
         h = tuple(r["hex"])
         style = f"bold {STYLE.get(r['colour'], '')}"
@@ -145,7 +145,7 @@ def _cells(view: dict[str, Any]) -> dict[tuple[int, int], Text]:
             style += f" {CARGO_BG[r['cargo']]}"
         if h in mud:
             style += " underline"
-        cells[h] = Text(f"{INITIAL.get(r['colour'], '?')}{r['robot'][-1]}{ARROW[r['facing']]}", style=style)  # type: ignore[index]
+        cells[h] = Text(f"{INITIAL.get(r['colour'], '?')}{r['robot'][-1]}{ARROW[r['facing']]}", style=style)
     return cells
 
 

@@ -590,7 +590,7 @@ def _best_take(table: Table, legal: Sequence[Action], base: float, endgame: bool
     return max(scored, key=lambda s: s[0], default=(-math.inf, _END))
 
 
-def _best_flip(table: Table, base: float, flips: list[Action], reachable: float) -> Action | None:
+def _best_flip(table: Table, base: float, flips: Sequence[Action], reachable: float) -> Action | None:
     """A $1 flip that turns ON a section holding a part clearly better than any reachable one."""
     best_sec: dict[tuple[int, int], float] = {}
     for line in range(len(table.lines)):
@@ -607,11 +607,11 @@ def _best_flip(table: Table, base: float, flips: list[Action], reachable: float)
             margin, target = gain, sec
     if target is None:
         return None
-    for a in sorted(
+    for pair in sorted(
         (a for a in flips if isinstance(a, FlipSwitches) and a.on == target),
         key=lambda a: best_sec.get(a.off, -math.inf),
     ):
-        return a
+        return pair
     for a in flips:
         if isinstance(a, FlipSwitch) and (a.line, a.section) == target:
             return a

@@ -121,11 +121,13 @@ FAR = 60
 #: After this round, programming turns are more and more often random, so no stalemate lasts forever.
 STALL_ROUND = 40
 
-_ANTI_ZAP, _ANTI_THEFT, _DASH = int(Tile.ANTI_ZAP), int(Tile.ANTI_THEFT), int(Tile.DASH)
-_F1, _F2, _TL, _TR = int(Tile.FORWARD_1), int(Tile.FORWARD_2), int(Tile.TURN_LEFT), int(Tile.TURN_RIGHT)
-_LOAD, _UNLOAD = int(Tile.LOAD), int(Tile.UNLOAD)
-_ZAP_UNLOAD = ZapOrder(Tile.UNLOAD)
-_ZAP_LEFT = ZapOrder(Tile.TURN_LEFT)
+# Tile's members are read from the game's data file, so they are looked up by name.
+_ANTI_ZAP, _ANTI_THEFT, _DASH = int(Tile["ANTI_ZAP"]), int(Tile["ANTI_THEFT"]), int(Tile["DASH"])
+_F1, _F2 = int(Tile["FORWARD_1"]), int(Tile["FORWARD_2"])
+_TL, _TR = int(Tile["TURN_LEFT"]), int(Tile["TURN_RIGHT"])
+_LOAD, _UNLOAD = int(Tile["LOAD"]), int(Tile["UNLOAD"])
+_ZAP_UNLOAD = ZapOrder(Tile["UNLOAD"])
+_ZAP_LEFT = ZapOrder(Tile["TURN_LEFT"])
 _PASS = Pass()
 
 
@@ -374,7 +376,9 @@ def _steal_risk(tb: Table, r: int, rhex: list[Hex], rcargo: list[int], states: l
 def _race_for_next(tb: Table, points: list[float], states: list[int], rcargo: list[int]) -> None:
     """The next crystal of the track enters on the centre: the colour whose empty robot is nearest
     counts a share of it, the others a quarter of that (a robot on the centre has it next to it)."""
-    centre, table, rp = tb.centre, tb.centre_table, tb.rp
+    centre, table, rp, worth = tb.centre, tb.centre_table, tb.rp, tb.next_worth
+    if worth is None:  # no crystal left on the track
+        return
     costs = []
     for c in range(tb.ncol):
         best = FAR
@@ -385,13 +389,12 @@ def _race_for_next(tb: Table, points: list[float], states: list[int], rcargo: li
                 if cost < best:
                     best = cost
         costs.append(best)
-    worth = tb.next_worth
     for c, cost in enumerate(costs):
         if cost >= FAR:
             continue
         rival = min((costs[o] for o in range(tb.ncol) if tb.team[o] != tb.team[c]), default=FAR)
         share = 1.0 if cost < rival else 0.5 if cost == rival else 0.25
-        points[c] += share * worth[c] * GAMMA**cost  # type: ignore[index]
+        points[c] += share * worth[c] * GAMMA**cost
 
 
 def _robots_worth(
@@ -502,6 +505,17 @@ class Sim:
 
     __slots__ = ("bonus", "delivered", "ground", "idle", "occupied", "rcargo", "reply", "rface", "rhex", "stuck")
 
+    rhex: list[Hex]
+    rface: list[int]
+    rcargo: list[int]
+    ground: dict[Hex, int]
+    delivered: list[int]
+    occupied: dict[Hex, Thing]
+    bonus: float
+    idle: set[int]
+    reply: bool
+    stuck: set[int]
+
     def __init__(self, st: TtbState | Sim) -> None:
         self.rhex = st.rhex[:]
         self.rface = st.rface[:]
@@ -514,7 +528,7 @@ class Sim:
             self.idle = set(st.idle)
         else:
             self.delivered = [sum(d) for d in st.delivered]
-            self.occupied: dict[Hex, Thing] = {h: (ROBOT, r) for r, h in enumerate(st.rhex)}
+            self.occupied = {h: (ROBOT, r) for r, h in enumerate(st.rhex)}
             for h in st.ground:
                 self.occupied[h] = (GROUND, h)
             for i, h in enumerate(st.blobs):
@@ -523,7 +537,7 @@ class Sim:
             self.idle = set()
         self.reply = False
         # the robots whose next Forward step Mud ignores (a colour's own are stuck again as its turn starts)
-        self.stuck: set[int] = set(st.stuck) if isinstance(st, Sim) else {r for r, s in enumerate(st.stuck) if s}
+        self.stuck = set(st.stuck) if isinstance(st, Sim) else {r for r, s in enumerate(st.stuck) if s}
 
     def run(self, tb: Table, colour: int, programs: list[int], reply: bool = False) -> None:
         """Run ``colour``'s turn once (``programs``: its 6 slots): its robots in Mud are stuck at its start.
@@ -872,17 +886,24 @@ def decide(
     return best
 
 
+def as_ttb(state: State) -> TtbState:
+    """``state`` as Twin Tin Bots' state class, whose fields these heuristics read."""
+    if not isinstance(state, TtbState):
+        raise TypeError(f"a Twin Tin Bots heuristic was given a {type(state).__name__}")
+    return state
+
+
 def choose(decision: Decision, rng: Rng) -> Action:
     """The heuristic agent's choice, from a state sampled from what the seat knows."""
     if len(decision.legal) == 1:
         return decision.legal[0]
     st = decision.sample(rng)
-    return decide(st, decision.seat, decision.legal, rng)  # type: ignore[arg-type]
+    return decide(as_ttb(st), decision.seat, decision.legal, rng)
 
 
 def model(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     """The heuristic's choice read off a (determinized) state: how search expects others to play."""
-    return decide(state, seat, legal, rng, light=True)  # type: ignore[arg-type]
+    return decide(as_ttb(state), seat, legal, rng, light=True)
 
 
 # -- search -----------------------------------------------------------------------------------------
@@ -895,15 +916,15 @@ def _ideal_tiles(nav: Nav, homes: list[list[int]], st: TtbState, r: int) -> list
         table = min(homes, key=lambda t: t[s])
         final = _UNLOAD
     else:
-        best, table = math.inf, None
+        best, nearest = math.inf, None
         for h, v in st.ground.items():
             t = nav.table(h)
             cost = t[s] - 0.7 * v
             if cost < best:
-                best, table = cost, t
-        if table is None:
+                best, nearest = cost, t
+        if nearest is None:
             return []
-        final = _LOAD
+        table, final = nearest, _LOAD
     out: list[int] = []
     fwd = nav.fwd
     for _ in range(SLOTS_PER_ROBOT):
@@ -930,7 +951,7 @@ def _ideal_tiles(nav: Nav, homes: list[list[int]], st: TtbState, r: int) -> list
 def rollout(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
     """A cheap policy for search rollouts: write a robot's ideal next order where its program first
     differs from it (the earliest difference first, carriers first), else keep the programs."""
-    st: TtbState = state  # type: ignore[assignment]
+    st = as_ttb(state)
     if st.phase != CHANGE:
         return _quick_pending(st, seat, legal)
     if rng.random() < 0.1:
@@ -974,20 +995,19 @@ def prune(state: State, seat: int, legal: Sequence[Action]) -> list[Action]:
     """One change per program it leads to, as the robots run it: empty slots are skipped, so placing a
     tile on any empty slot after the same tiles (or on either robot's slot in a first turn) is one
     choice, and search spends its samples on choices that differ (the first listed is kept)."""
-    st: TtbState = state  # type: ignore[assignment]
+    st = as_ttb(state)
     if st.phase != CHANGE:
         return list(legal)
     prog = st.programs[st.active]
     out: list[Action] = []
     seen: set[tuple[int, tuple[int, ...]]] = set()
     for a in legal:
-        t = type(a)
-        if t is Place:
-            k = a.slot // SLOTS_PER_ROBOT  # type: ignore[attr-defined]
+        if type(a) is Place:
+            k = a.slot // SLOTS_PER_ROBOT
             p = prog[k * SLOTS_PER_ROBOT : k * SLOTS_PER_ROBOT + SLOTS_PER_ROBOT]
-            p[a.slot - k * SLOTS_PER_ROBOT] = int(a.tile)  # type: ignore[attr-defined]
-        elif t is Swap or t is Remove:
-            k = _robot_of(a)  # type: ignore[assignment]
+            p[a.slot - k * SLOTS_PER_ROBOT] = int(a.tile)
+        elif type(a) is Swap or type(a) is Remove:
+            k = a.slot_a // SLOTS_PER_ROBOT if isinstance(a, Swap) else a.slot // SLOTS_PER_ROBOT
             p = (program_after(prog, a) or prog)[k * SLOTS_PER_ROBOT : k * SLOTS_PER_ROBOT + SLOTS_PER_ROBOT]
         else:
             out.append(a)
@@ -1004,7 +1024,7 @@ def evaluate(state: State) -> list[float]:
     more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison (2
     points ~ a clear edge). The carriers of the colours that do not move next are exposed to steals;
     after the run, a carrier its program left on the same hex is idle."""
-    st: TtbState = state  # type: ignore[assignment]
+    st = as_ttb(state)
     tb = Table(st)
     tb.idle_empty = IDLE_EMPTY_ORDERS
     delivered = [sum(d) for d in st.delivered]
