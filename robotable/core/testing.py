@@ -1,7 +1,7 @@
 """The conformance suite: one check of the whole game contract, for any registered game.
 
 ``check_game`` plays seeded random games through ``apply`` and, along the way, checks what the contract
-promises (see ``shared/design/DESIGN.md`` and :mod:`robotable.core.game`):
+promises (see docs/architecture.md and :mod:`robotable.core.game`):
 
 - turns: ``to_act`` names valid seats (none exactly when the game is over); a seat asked to act has legal
   actions, listed in a stable order without repeats, each accepted by ``is_legal`` and with an exact
