@@ -105,7 +105,7 @@ def spiel_playout(game: pyspiel.Game, rng: random.Random) -> int:
 def first_decision(game: pyspiel.Game, seed: int) -> pyspiel.State:
     """The state after the opening chance nodes (the seed's bytes)."""
     state = game.new_initial_state()
-    for byte in seed.to_bytes(game.max_chance_nodes_in_history(), "big"):
+    for byte in seed.to_bytes(ros.SEED_BYTES, "big"):  # games here are loaded with the default seed bytes
         state.apply_action(byte)
     return state
 

@@ -14,12 +14,15 @@ How the games are modelled (see docs/research.md):
 - **Chance.** Every random event of a Robotable game comes from the state's own generator, seeded once:
   ``(game, options, seed, moves)`` is the whole game. So the game opens with explicit chance nodes that
   draw the seed uniformly, one byte (256 outcomes) per node, ``seed_bytes`` of them (parameter, default
-  4: 2**32 equally likely games), high byte first; every later shuffle or draw is a function of the seed
-  (``EXPLICIT_STOCHASTIC``). An OpenSpiel history is therefore a Robotable record:
-  ``[seed bytes..., move, move, ...]``. With ``chance_draws=1`` every hidden draw after the deal is instead
-  a chance node where it happens, over the kinds in its face-down pile in proportion to their counts (the
-  game's ``chance_draws`` names its piles; the adapter arranges the pile's hidden order to match, which no
-  seat can see); the history, with its draws, is then the record.
+  4: 2**32 equally likely games), high byte first: the deal (``EXPLICIT_STOCHASTIC``). By default
+  (``chance_draws=1``) every hidden draw after the deal is then a chance node where it happens, over
+  the kinds in its face-down pile in proportion to their counts (the game's ``chance_draws`` names its
+  piles; the adapter arranges the pile's hidden order to match, which no seat can see).
+  ``chance_draws=0`` is the faster seed mode: every later shuffle or draw is a function
+  of the seed, and the history is a Robotable record ``[seed bytes..., move, move, ...]``.
+  ``safe_clones=1`` makes ``clone()`` withdraw other seats' unrevealed secret choices into chance nodes,
+  so clone-based search (``MCTSBot``) cannot read them; ``resample_from_infostate`` returns a real state
+  whose history replays to it.
 - **Dynamics.** TF22: RELOAD! is ``SIMULTANEOUS``: the battle choice is a simultaneous node of every
   seat; the winner's load decision is an ordinary decision node. The other games are ``SEQUENTIAL``
   with imperfect information; their pending decisions are decision nodes of the seat the rules name.
@@ -51,6 +54,7 @@ import copy
 import hashlib
 import itertools
 import json
+import random
 from collections.abc import Callable, Mapping
 from math import prod
 from typing import Any
@@ -81,6 +85,8 @@ from ._common import (
 SEED_BYTES = 4
 #: Outcomes of each chance node.
 CHANCE_OUTCOMES = 256
+#: With ``chance_draws``, a bound on the hidden draws one step makes (for ``max_chance_nodes_in_history``).
+DRAWS_PER_STEP = 16
 _OUTCOMES = [(byte, 1.0 / CHANCE_OUTCOMES) for byte in range(CHANCE_OUTCOMES)]
 
 
@@ -119,6 +125,9 @@ class _Context:
         self.max_steps = params["max_game_length"]
         self.max_rounds = params["max_rounds"] or None
         self.chance_draws = bool(params["chance_draws"])
+        self.safe_clones = bool(params["safe_clones"])
+        #: Draws for safe clones (``safe_clones=1``).
+        self.clone_rng = random.Random(0)
         self.encoder = observation_encoder(game)
         self.simultaneous = is_simultaneous(game)
         #: Whether new states keep each seat's recall (set once an information state is asked for).
@@ -190,24 +199,23 @@ class _Recall:
     Two observation histories give the same chain only if they are the same (up to a SHA-256
     collision), so the chain is a bounded perfect-recall information state."""
 
-    __slots__ = ("chain", "frames", "last", "view")
+    __slots__ = ("chain", "frames", "view")
 
     def __init__(self) -> None:
         self.chain = hashlib.sha256()
-        self.last = ""  # the canonical JSON of the view seen last
-        self.view: Any = None  # that view
+        self.view: Any = None  # the view seen last
         self.frames: list[Any] = []  # earlier views, newest first (at most RECALL_FRAMES)
 
     def act(self, index: int) -> None:
         self.chain.update(b"a%d;" % index)
 
     def see(self, view: Any) -> None:
-        text = canonical(view)
-        if text == self.last:
+        if view == self.view:
             return
-        if self.last:
+        if self.view is not None:
             self.frames = [self.view, *self.frames[: RECALL_FRAMES - 1]]
-        self.last, self.view = text, view
+        self.view = view
+        text = repr(view)  # views are JSON data built in a fixed order: repr is exact and faster than JSON
         self.chain.update(b"o%d:" % len(text) + text.encode())
 
     def digest(self) -> str:
@@ -215,7 +223,7 @@ class _Recall:
 
     def copy(self) -> _Recall:
         other = _Recall.__new__(_Recall)
-        other.chain, other.last, other.view, other.frames = self.chain.copy(), self.last, self.view, self.frames
+        other.chain, other.view, other.frames = self.chain.copy(), self.view, self.frames
         return other
 
 
@@ -236,8 +244,9 @@ class RobotableSpielGame(pyspiel.Game):
         if not isinstance(params["max_rounds"], int) or params["max_rounds"] < 0:
             raise BadInput(f"{short_name(game.id)}: parameter 'max_rounds' must be 0 (no limit) or a positive integer")
         check_max_rounds(game, params["max_rounds"])
-        if params["chance_draws"] not in (0, 1):
-            raise BadInput(f"{short_name(game.id)}: parameter 'chance_draws' must be 0 or 1")
+        for key in ("chance_draws", "safe_clones"):
+            if params[key] not in (0, 1):
+                raise BadInput(f"{short_name(game.id)}: parameter {key!r} must be 0 or 1")
         if params["chance_draws"] and game.chance_draws is None:
             raise BadInput(f"{game.id} declares no hidden draws (chance_draws is for games that do)")
         if params["seed_bytes"] > 7:
@@ -246,7 +255,7 @@ class RobotableSpielGame(pyspiel.Game):
         ctx.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
         info = pyspiel.GameInfo(
             num_distinct_actions=ctx.num_actions,
-            max_chance_outcomes=CHANCE_OUTCOMES,
+            max_chance_outcomes=max(CHANCE_OUTCOMES, ctx.num_actions if ctx.safe_clones else 0),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
@@ -255,7 +264,16 @@ class RobotableSpielGame(pyspiel.Game):
         )
         super().__init__(game_type, info, {**params, "options": encode_options(options)})
         self.key = canonical(
-            [game_type.short_name, players, options, ctx.seed_bytes, ctx.max_steps, ctx.max_rounds, ctx.chance_draws]
+            [
+                game_type.short_name,
+                players,
+                options,
+                ctx.seed_bytes,
+                ctx.max_steps,
+                ctx.max_rounds,
+                ctx.chance_draws,
+                ctx.safe_clones,
+            ]
         )
         _CONTEXTS[self.key] = ctx
 
@@ -264,8 +282,9 @@ class RobotableSpielGame(pyspiel.Game):
         return RobotableSpielState(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        """The seed's bytes."""
-        return _CONTEXTS[self.key].seed_bytes
+        """The seed's bytes, and with ``chance_draws`` a bound on the draws (``DRAWS_PER_STEP`` a step)."""
+        ctx = _CONTEXTS[self.key]
+        return ctx.seed_bytes + (ctx.max_steps * DRAWS_PER_STEP if ctx.chance_draws else 0)
 
     def deserialize_state(self, text: str) -> RobotableSpielState:
         """The state :meth:`RobotableSpielState.serialize` wrote: JSON only (no pickle, so no code runs).
@@ -319,6 +338,8 @@ class RobotableSpielState(pyspiel.State):
         self._pending: list[tuple[int, int]] | None = None
         self._decided: dict[str, list[int]] = {}
         self._next_pile = ""
+        self._hidden: list[int] = []  # safe clones: seats whose secret choice was withdrawn (chance)
+        self._sampled = False  # a sample of an information state: its clones are plain copies
 
     # -- access for checks and tools --------------------------------------------------------------
 
@@ -370,6 +391,9 @@ class RobotableSpielState(pyspiel.State):
         waiting = state.to_act()
         if self.ctx.simultaneous and len(waiting) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
+        if self._hidden:
+            visible = [seat for seat in waiting if seat not in self._hidden]
+            return visible[0] if visible else pyspiel.PlayerId.CHANCE
         return waiting[0]
 
     def is_terminal(self) -> bool:
@@ -392,20 +416,52 @@ class RobotableSpielState(pyspiel.State):
             return []  # a sequential node: only its player acts (others the game waits for come next)
         return sorted(self._legal(player))
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> RobotableSpielState:
-        """A state ``player_id`` cannot tell from this one, the rest sampled (``state.determinize``).
+    def clone(self) -> RobotableSpielState:
+        """A copy; with ``safe_clones=1`` (sequential games), at a seat's decision, a copy in which the
+        other seats' secret choices not yet revealed are withdrawn: each becomes a chance node, uniform
+        over that seat's legal choices, once only withdrawn seats are left to act. So a search that clones,
+        as OpenSpiel's ``MCTSBot`` does, cannot read them. pyspiel's C++ copies (as in ``random_sim_test``)
+        are always plain, and so are clones of samples (``resample_from_infostate``)."""
+        copy_ = super().clone()
+        current = self.current_player()
+        if self.ctx.safe_clones and not self._sampled and current >= 0 and copy_._engine is not None:
+            state = copy_._engine.state
+            before = set(state.to_act())
+            state.reopen_choices(current)
+            hidden = [seat for seat in state.to_act() if seat not in before]
+            if hidden:
+                copy_._engine.changed()
+                copy_._hidden = [*self._hidden, *hidden]
+                for seat in hidden:
+                    copy_._engine.own[seat] = copy_._engine.own[seat][:-1]  # the withdrawn choice
+        return copy_
 
-        The sampler (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``) seeds the draw; the other seats'
-        own-action lists, which ``player_id`` does not see, are left empty in the sample."""
-        sample = self.clone()
-        engine = self._engine
-        if engine is not None:
-            rng = Rng(int(probability_sampler() * (1 << 53)))
-            own = [engine.own[seat][:] if seat == player_id else [] for seat in range(len(engine.own))]
-            sample._engine = _Engine(engine.state.determinize(player_id, rng), own)
-        return sample
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> RobotableSpielState:
+        """A real state ``player_id`` cannot tell from this one: its history replays to it.
+
+        The history is replayed from the root; at each chance node after the seed and each other seat's
+        decision, an outcome drawn by its probabilities (a random legal action) is tried in place of the
+        true one and kept while ``player_id``'s views stay those of the true history, else the true one
+        is played (backtracking when a kept choice shows up later, as a card played). The sampler (e.g.
+        ``pyspiel.UniformProbabilitySampler(0., 1.)``) seeds the draws. The sample's other seats have the
+        histories, own actions and information states of the state it is."""
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        return _resample(self, player_id, rng)
+
+    def _withdrawn(self) -> int | None:
+        """The withdrawn seat whose choice the current chance node makes (safe clones), else ``None``."""
+        if not self._hidden or self._pending is not None or self._engine is None:
+            return None
+        waiting = self._engine.state.to_act()
+        if any(seat not in self._hidden for seat in waiting):
+            return None
+        return next((seat for seat in waiting if seat in self._hidden), None)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        seat = self._withdrawn()
+        if seat is not None:
+            legal = sorted(self._legal(seat))
+            return [(index, 1.0 / len(legal)) for index in legal]
         if self._pending is None:
             return _OUTCOMES
         draws = self.ctx.game.chance_draws
@@ -492,13 +548,16 @@ class RobotableSpielState(pyspiel.State):
                     self._engine.recall = [_Recall() for _ in range(ctx.players)]
                     self._engine.observed([])
             return
+        withdrawn = self._withdrawn()
+        if withdrawn is not None:
+            self._hidden = [seat for seat in self._hidden if seat != withdrawn]
         if ctx.chance_draws:
-            seat = self.current_player()
+            seat = self.current_player() if withdrawn is None else withdrawn
             if action not in self._legal(seat):
                 raise BadInput(f"{ctx.game.id}: action {action} is not legal for seat {seat}")
             self._begin([(seat, action)])
             return
-        self._play(self.current_player(), action)
+        self._play(self.current_player() if withdrawn is None else withdrawn, action)
         self._step()
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -665,6 +724,161 @@ def replay(game: pyspiel.Game, history: list[list[int]] | list[int]) -> Robotabl
     return state
 
 
+#: The true history of the last state resampled, in nodes, with what samples of it learnt:
+#: (state version, seat) -> _Nodes.
+_NODES: dict[tuple[int, int], _Nodes] = {}
+#: At most this many backtracks per sample; then the rest of the true history is played.
+RESAMPLE_BACKTRACKS = 64
+
+
+class _Nodes:
+    """A state's history as nodes ``(player, actions, seat's view after)`` (a simultaneous node: player
+    ``SIMULTANEOUS``, one action per seat); the nodes whose other choices proved visible to the seat;
+    and the sample state after the nodes that can only take their true choice (a replay's head start)."""
+
+    __slots__ = ("fixed", "head", "nodes", "visible")
+
+    def __init__(self, nodes: list[tuple[int, list[int], Any]]) -> None:
+        self.nodes = nodes
+        self.visible: set[int] = set()
+        self.fixed = 0  # nodes before this take their true choice
+        self.head: tuple[int, RobotableSpielState] | None = None
+
+
+def _nodes(state: RobotableSpielState, seat: int) -> _Nodes:
+    """``state``'s :class:`_Nodes` for ``seat`` (remembered for the last state asked)."""
+    key = (state.version, seat)
+    if key in _NODES:
+        return _NODES[key]
+    game = state.get_game()
+    n = game.num_players()
+    history = state.history()
+    walk = game.new_initial_state()
+    nodes: list[tuple[int, list[int], Any]] = []
+    i = 0
+    while i < len(history):
+        player = walk.current_player()
+        if walk.is_simultaneous_node():
+            actions = history[i : i + n]
+            walk.apply_actions(actions)
+        else:
+            actions = history[i : i + 1]
+            walk.apply_action(actions[0])
+        i += len(actions)
+        engine = walk.robotable_state
+        nodes.append((player, actions, None if engine is None else engine.view(seat)))
+    _NODES.clear()
+    _NODES[key] = entry = _Nodes(nodes)
+    entry.fixed = state.ctx.seed_bytes
+    return entry
+
+
+def _resample(state: RobotableSpielState, seat: int, rng: random.Random) -> RobotableSpielState:
+    """See :meth:`RobotableSpielState.resample_from_infostate`."""
+    entry = _nodes(state, seat)
+    nodes = entry.nodes
+    game = state.get_game()
+    n = game.num_players()
+    while entry.fixed < len(nodes) and (entry.fixed in entry.visible or nodes[entry.fixed][0] == seat):
+        entry.fixed += 1
+    if entry.head is not None and entry.head[0] <= entry.fixed:
+        i, sample = entry.head[0], entry.head[1].clone()
+    else:
+        i, sample = 0, game.new_initial_state()
+        sample._sampled = True  # plain copies below, even with safe_clones
+    kept: list[tuple[int, RobotableSpielState]] = []  # (node, the sample before it) where a choice was kept
+    forced: set[int] = set()  # nodes that must take the true choice
+    backtracks = 0
+    while i < len(nodes):
+        if i == entry.fixed and not kept and (entry.head is None or entry.head[0] < i):
+            entry.head = (i, sample.clone())
+        player, actions, seen = nodes[i]
+        if i >= entry.fixed and i not in forced and i not in entry.visible and backtracks < RESAMPLE_BACKTRACKS:
+            alternative = _alternative(sample, player, actions, seat, n, rng)
+            if alternative is not None:
+                before = sample.clone()
+                _apply(sample, alternative)
+                if _sees(sample, seat, seen):
+                    kept.append((i, before))
+                    i += 1
+                    continue
+                entry.visible.add(i)
+                sample = before
+        if _legal_here(sample, player, actions):
+            _apply(sample, actions)
+            if not kept or _sees(sample, seat, seen):
+                i += 1
+                continue
+        if not kept:  # cannot happen: the true history is consistent with itself
+            raise AssertionError("resample: the true history is not consistent")
+        backtracks += 1
+        j, sample = kept.pop()
+        entry.visible.add(j)
+        forced = {k for k in forced if k < j} | {j}
+        i = j
+    return sample
+
+
+def determinizing_resampler(state: RobotableSpielState, player: int, seed: int | None = None) -> RobotableSpielState:
+    """A sample of ``player``'s information state by the game's own ``determinize``: everything the seat
+    cannot see is resampled, the deal's hidden part too (Robotable's deals come from the seed, so
+    :meth:`RobotableSpielState.resample_from_infostate` keeps them, e.g. Robots on the Line's dealt
+    hands). Its ``history()`` is the original's and does not replay to it. For ISMCTS on such games:
+    ``ISMCTSBot.set_resampler(openspiel.determinizing_resampler)``."""
+    sample = pyspiel.State.clone(state)
+    engine = state._engine
+    if engine is not None:
+        rng = Rng(random.getrandbits(53) if seed is None else seed)
+        own = [engine.own[seat][:] if seat == player else [] for seat in range(len(engine.own))]
+        recall = None if engine.recall is None else [memory.copy() for memory in engine.recall]
+        sample._engine = _Engine(engine.state.determinize(player, rng), own, recall)
+        sample._sampled = True
+    return sample
+
+
+def _alternative(
+    state: RobotableSpielState, player: int, actions: list[int], seat: int, n: int, rng: random.Random
+) -> list[int] | None:
+    """Another choice at a node that ``seat`` may not see: a chance outcome by its probabilities, or
+    random legal actions of the other seats (``None``: the node is ``seat``'s own or has no choice)."""
+    if player == pyspiel.PlayerId.CHANCE:
+        outcomes, probs = zip(*state.chance_outcomes())
+        return [rng.choices(outcomes, probs)[0]] if len(outcomes) > 1 else None
+    if player == pyspiel.PlayerId.SIMULTANEOUS:
+        joint = [
+            actions[p] if p == seat or not state.legal_actions(p) else rng.choice(state.legal_actions(p))
+            for p in range(n)
+        ]
+        return joint if joint != actions else None
+    if player == seat:
+        return None
+    legal = state.legal_actions()
+    return [rng.choice(legal)] if len(legal) > 1 else None
+
+
+def _apply(state: RobotableSpielState, actions: list[int]) -> None:
+    if state.is_simultaneous_node():
+        state.apply_actions(actions)
+    else:
+        state.apply_action(actions[0])
+
+
+def _legal_here(state: RobotableSpielState, player: int, actions: list[int]) -> bool:
+    if state.is_terminal() or state.current_player() != player:
+        return False
+    if player == pyspiel.PlayerId.CHANCE:
+        return actions[0] in dict(state.chance_outcomes())
+    if player == pyspiel.PlayerId.SIMULTANEOUS:
+        return all(not state.legal_actions(p) or a in state.legal_actions(p) for p, a in enumerate(actions))
+    return actions[0] in state.legal_actions()
+
+
+def _sees(state: RobotableSpielState, seat: int, seen: Any) -> bool:
+    """Whether ``seat`` sees ``seen`` (a view, ``None`` before the deal) in ``state``."""
+    engine = state.robotable_state
+    return (None if engine is None else engine.view(seat)) == seen
+
+
 #: Views and their tensors per (state version, seat, kind): pyspiel asks each observer separately.
 _MEMO: dict[tuple[Any, ...], Any] = {}
 
@@ -820,7 +1034,8 @@ def game_type(game: Game, sequential: bool = False) -> pyspiel.GameType:
             "seed_bytes": SEED_BYTES,
             "max_game_length": max_steps,
             "max_rounds": 0,
-            "chance_draws": 0,
+            "chance_draws": 1 if game.chance_draws is not None else 0,
+            "safe_clones": 0,
         },
         default_loadable=True,
     )
@@ -891,7 +1106,7 @@ def load_game(
 def seeded_state(game: pyspiel.Game, seed: int) -> RobotableSpielState:
     """The state after the opening chance nodes drew ``seed`` (the Robotable game with that seed)."""
     state = game.new_initial_state()
-    nbytes = game.max_chance_nodes_in_history()
+    nbytes = state.ctx.seed_bytes
     if not isinstance(seed, int) or not 0 <= seed < 1 << (8 * nbytes):
         raise BadInput(f"seed must be an integer from 0 to 2**{8 * nbytes} - 1, got {seed!r}")
     for byte in seed.to_bytes(nbytes, "big"):
@@ -921,6 +1136,7 @@ __all__ = [
     "RobotableSpielGame",
     "RobotableSpielState",
     "check_round_trip",
+    "determinizing_resampler",
     "game_type",
     "load_game",
     "register",

@@ -52,9 +52,12 @@ def _spiel_obs(state: Any) -> list[Any]:
 
 
 def _spiel_move(state: Any, rng: random.Random) -> None:
+    """A random move, then its hidden draws (chance nodes) decided, so saved states are decisions."""
     if state.is_simultaneous_node():
         state.apply_actions([rng.choice(state.legal_actions(p) or [0]) for p in range(state.num_players())])
     else:
+        state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node():
         state.apply_action(rng.choice(state.legal_actions()))
 
 

@@ -169,7 +169,8 @@ def test_research_openspiel_game_type_and_info() -> None:
         assert game.utility_sum() == 1.0
         assert game.num_distinct_actions() == actions
         assert game.max_chance_outcomes() == 256
-        assert game.max_chance_nodes_in_history() == ros.SEED_BYTES
+        draws = game.max_game_length() * ros.DRAWS_PER_STEP  # explicit chance: the draws after the seed
+        assert game.max_chance_nodes_in_history() == ros.SEED_BYTES + draws
     assert tf22.max_game_length() == 56
     assert ttb.num_players() == 3
     # Also loadable by name, with options as JSON.
@@ -273,7 +274,7 @@ def test_research_openspiel_rotl_sales_and_waiting_seats() -> None:
     """Robots on the Line through pyspiel with robots sold (random play rarely sells): a sale's index
     plays the helper's robot, the 3 new tiles picks follow, and while a trade offer is answered the
     node belongs to the answering seat alone; every state survives serialization."""
-    game = ros.load_game(ROTL, players=3, options={"three_new_tiles": True})
+    game = ros.load_game(ROTL, players=3, options={"three_new_tiles": True}, chance_draws=0)  # seed mode
     state = ros.seeded_state(game, 8)
     rng = random.Random(8)
     sales = picks = waiting = 0

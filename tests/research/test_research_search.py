@@ -1,5 +1,5 @@
 """OpenSpiel's own search bots play every game to the end: ``open_spiel.python.algorithms.ismcts`` through
-``resample_from_infostate`` (built on ``determinize``) and MCTS, on the sequential form of each game."""
+``resample_from_infostate`` and MCTS, on the sequential form of each game; samples are real states."""
 
 from __future__ import annotations
 
@@ -82,7 +82,10 @@ def test_research_openspiel_mcts_plays_to_the_end(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", encodable_games())
-def test_research_resample_from_infostate_keeps_what_the_seat_knows(game_id: str) -> None:
+@pytest.mark.parametrize("resampler", ["history", "determinize"])
+def test_research_resample_from_infostate_keeps_what_the_seat_knows(game_id: str, resampler: str) -> None:
+    """Both samplers keep what the seat knows; ``determinizing_resampler`` (the game's ``determinize``)
+    also resamples what the deal hid, which the history sampler keeps (it comes from the seed)."""
     game = _load(game_id)
     state = ros.seeded_state(game, 4)
     rng = random.Random(4)
@@ -92,13 +95,17 @@ def test_research_resample_from_infostate_keeps_what_the_seat_knows(game_id: str
         if state.is_terminal():
             break
         player = state.current_player()
-        sample = state.resample_from_infostate(player, sampler)
+        if resampler == "history":
+            sample = state.resample_from_infostate(player, sampler)
+        else:
+            sample = ros.determinizing_resampler(state, player)
         assert sample.information_state_string(player) == state.information_state_string(player)
         assert sample.observation_tensor(player) == state.observation_tensor(player)
         assert sample.legal_actions() == state.legal_actions()
         differed += sample.robotable_state.to_json() != state.robotable_state.to_json()
         state.apply_action(rng.choice(state.legal_actions()))
-    assert differed > 0
+    if resampler == "determinize" or game_id == "tf22-reload":
+        assert differed > 0
 
 
 def test_research_sequential_variant_of_tf22() -> None:
@@ -114,3 +121,59 @@ def test_research_sequential_variant_of_tf22() -> None:
     assert "has_chosen" in state.observation_string(second)
     with pytest.raises(ValueError, match="already sequential"):
         ros.load_game("twin-tin-bots", sequential=True)
+
+
+@pytest.mark.parametrize(("game_id", "chance_draws"), [("tf22-reload", 1), ("tf22-reload", 0), ("twin-tin-bots", 1)])
+def test_research_resample_is_a_real_state(game_id: str, chance_draws: int) -> None:
+    """A sample's history replays to it, and every seat's information state in it is the one that
+    history gives (other seats keep their own actions and recall); the seat's own is unchanged."""
+    game = _load(game_id, chance_draws=chance_draws)
+    state = ros.seeded_state(game, 6)
+    rng = random.Random(6)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = 0
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        player = state.current_player()
+        for _ in range(3):
+            sample = state.resample_from_infostate(player, sampler)
+            again = ros.replay(game, sample.history())
+            assert again.serialize() == sample.serialize()
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            for seat in range(game.num_players()):
+                assert sample.information_state_string(seat) == again.information_state_string(seat)
+                assert sample.own_actions(seat) == again.own_actions(seat)
+            differed += sample.history() != state.history()
+        state.apply_action(rng.choice(state.legal_actions()))
+    if game_id == "tf22-reload":
+        assert differed > 0  # the other seat's committed choice, the cards still to come
+
+
+def test_research_safe_clones_hide_the_committed_choice() -> None:
+    """With ``safe_clones=1`` a clone at the second seat's battle choice does not hold the first seat's:
+    it is a chance node, uniform over the first seat's legal choices, after the second seat chooses."""
+    game = ros.load_game("tf22-reload", players=2, sequential=True, safe_clones=1)
+    state = ros.seeded_state(game, 11)
+    first = state.current_player()
+    choices = state.legal_actions()
+    state.apply_action(choices[-1])
+    second = state.current_player()
+    clone = state.clone()
+    assert clone.current_player() == second and clone.legal_actions() == state.legal_actions()
+    assert clone.robotable_state.choices[first] is None and state.robotable_state.choices[first] is not None
+    assert clone.own_actions(first) == [] and state.own_actions(first) == [choices[-1]]
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.is_chance_node()
+    assert clone.chance_outcomes() == [(a, 1.0 / len(choices)) for a in choices]
+    plain = ros.load_game("tf22-reload", players=2, sequential=True)
+    unsafe = ros.seeded_state(plain, 11)
+    unsafe.apply_action(choices[-1])
+    assert unsafe.clone().robotable_state.choices[first] is not None  # the default: an exact copy
+    bot = mcts.MCTSBot(game, 2.0, 3, _NoRollout(), random_state=np.random.RandomState(5))
+    state, searched = _play(game, bot, 5)
+    assert searched > 3 and sum(state.returns()) == pytest.approx(1.0)
