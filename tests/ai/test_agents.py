@@ -45,22 +45,30 @@ def play(game_id: str, players: int, seed: int, agents: list) -> Match:
     return match
 
 
-@pytest.mark.parametrize(
-    ("game_id", "kind"),
-    [(g, "random") for g in GAMES]
-    + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-guided")]
-    # rollouts to the very end: one game is enough for this code path (search on Twin Tin Bots and
-    # Robots on the Line always stops rollouts early: their random rollouts last thousands of actions)
-    + [("tf22-reload", "ismcts-full-rollouts")],
-)
-def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind):
+def _counts(game_id: str) -> range:
     game = games.load(game_id)
-    for players in range(game.min_players, game.max_players + 1):
-        # a tiny search plays nearly at random: it takes seat 0, heuristics the others, so games end
-        kinds = [kind] + [kind if not kind.startswith("ismcts") else "heuristic"] * (players - 1)
-        agents = [small_agents(players * 10 + seat)[k] for seat, k in enumerate(kinds)]
-        match = play(game_id, players, seed=players, agents=agents)
-        assert match.state.result().winners
+    return range(game.min_players, game.max_players + 1)
+
+
+# one test per game, agent and player count (a game each), so parallel test workers share them
+@pytest.mark.parametrize(
+    ("game_id", "kind", "players"),
+    [
+        (g, k, n)
+        for g, k in [(g, "random") for g in GAMES]
+        + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-guided")]
+        # rollouts to the very end: one game is enough for this code path (search on Twin Tin Bots and
+        # Robots on the Line always stops rollouts early: their random rollouts last thousands of actions)
+        + [("tf22-reload", "ismcts-full-rollouts")]
+        for n in _counts(g)
+    ],
+)
+def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind, players):
+    # a tiny search plays nearly at random: it takes seat 0, heuristics the others, so games end
+    kinds = [kind] + [kind if not kind.startswith("ismcts") else "heuristic"] * (players - 1)
+    agents = [small_agents(players * 10 + seat)[k] for seat, k in enumerate(kinds)]
+    match = play(game_id, players, seed=players, agents=agents)
+    assert match.state.result().winners
 
 
 # one test per game and seed (a random game each), so parallel test workers share them
