@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from sqlalchemy import (
     JSON,
@@ -117,6 +117,10 @@ seat_notes_table = Table(
 CLOCK_TABLES = (clocks_table, seat_clocks_table, seat_notes_table)
 
 
+@overload
+def _when(value: datetime | str) -> datetime: ...
+@overload
+def _when(value: None) -> None: ...
 def _when(value: datetime | str | None) -> datetime | None:
     """A stored time (a datetime, or ISO text from PostgreSQL's JSON) in UTC."""
     if value is None:

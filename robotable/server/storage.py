@@ -29,6 +29,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    DefaultClause,
     ForeignKey,
     Integer,
     MetaData,
@@ -41,6 +42,7 @@ from sqlalchemy import (
     false,
     insert,
     inspect,
+    literal,
     select,
     text,
     update,
@@ -943,8 +945,10 @@ def _add_missing_columns(conn: Connection, schema: str | None) -> None:
                 continue
             kind = column.type.compile(dialect=conn.dialect)
             default = ""
-            if column.server_default is not None:
-                default = " DEFAULT " + str(column.server_default.arg.compile(dialect=conn.dialect))
+            if isinstance(column.server_default, DefaultClause):  # a SQL expression: false(), text("0")
+                arg = column.server_default.arg
+                sql = literal(arg) if isinstance(arg, str) else arg  # a plain string is a quoted value
+                default = " DEFAULT " + str(sql.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
             null = "" if column.nullable else " NOT NULL"
             prefix = f'"{schema}".' if schema else ""
             conn.execute(text(f'ALTER TABLE {prefix}"{table.name}" ADD COLUMN "{column.name}" {kind}{default}{null}'))
@@ -975,7 +979,7 @@ def _ping_idle_connections(engine: Engine) -> None:
         try:
             dialect.do_ping(dbapi_connection)
         except Exception as exc:
-            if dialect.is_disconnect(exc, dbapi_connection, None):
+            if isinstance(exc, dialect.loaded_dbapi.Error) and dialect.is_disconnect(exc, dbapi_connection, None):
                 raise DisconnectionError(str(exc)) from exc  # the pool tries a new connection
             raise
 
