@@ -26,6 +26,14 @@ def observation_encoder(game: Game) -> ObservationEncoder | None:
     return game.observation_encoder
 
 
+def encoder_of(game: Game) -> ObservationEncoder:
+    """The game's feature planes, or a clear :class:`BadInput` if it declares none."""
+    encoder = game.observation_encoder
+    if encoder is None:
+        raise BadInput(f"{game.id} declares no observation encoder yet, so the research adapters cannot serve it")
+    return encoder
+
+
 def is_simultaneous(game: Game) -> bool:
     """Whether the game's secret choices are made simultaneously (a capability of the game)."""
     return game.simultaneous
@@ -76,8 +84,7 @@ def load_encodable(game_id: str) -> Game:
     game = load(game_id)
     if not game.has_action_encoding():
         raise BadInput(f"{game_id} has no integer action encoding yet, so the research adapters cannot serve it")
-    if observation_encoder(game) is None:
-        raise BadInput(f"{game_id} declares no observation encoder yet, so the research adapters cannot serve it")
+    encoder_of(game)
     return game
 
 

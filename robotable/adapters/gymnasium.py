@@ -35,11 +35,11 @@ from ._common import (
     check_max_rounds,
     check_setup,
     default_action_limit,
+    encoder_of,
     is_simultaneous,
     legal_by_index,
     load_encodable,
     observation_array,
-    observation_encoder,
     round_limit_result,
 )
 from .render import RENDER_MODES, Window, render
@@ -80,8 +80,7 @@ class RobotableEnv(gym.Env):
         self.specs = dict(zip(others, specs))
         self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps
         self.illegal_reward = float(illegal_reward)
-        self.encoder = observation_encoder(self.game)
-        assert self.encoder is not None
+        self.encoder = encoder_of(self.game)
         self.observation_planes = self.encoder.planes
         self.render_mode = render_mode
         self._window = Window()

@@ -49,11 +49,11 @@ from ._common import (
     check_max_rounds,
     check_setup,
     default_action_limit,
+    encoder_of,
     is_simultaneous,
     legal_by_index,
     load_encodable,
     observation_array,
-    observation_encoder,
     round_limit_result,
     structured_actions,
 )
@@ -80,8 +80,7 @@ class _Table:
             )
         self.drafts: dict[int, Any] = {}  # per seat: the structured draft being built
         self.max_rounds = check_max_rounds(self.game, max_rounds)
-        self.encoder = observation_encoder(self.game)
-        assert self.encoder is not None
+        self.encoder = encoder_of(self.game)
         self.simultaneous = is_simultaneous(self.game)
         self.num_players, self.options = check_setup(self.game, num_players, options)
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
@@ -242,7 +241,7 @@ class RobotableAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:
@@ -381,8 +380,8 @@ class RobotableParallelEnv(ParallelEnv):
             if self._seat.get(agent) not in waiting and int(action) != self.WAIT:
                 raise IllegalAction(f"{agent} is not to act: its only legal action is WAIT ({self.WAIT})")
         chosen = [(seat, table.chosen(seat, actions[_agent(seat)])) for seat in waiting]  # all checked first
-        for seat, action in chosen:
-            state.apply_legal(seat, action)
+        for seat, legal_action in chosen:
+            state.apply_legal(seat, legal_action)
         table.steps += 1
         agents = self.agents
         outcome = table.outcome()

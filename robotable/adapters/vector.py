@@ -60,9 +60,9 @@ from ._common import (
     check_max_rounds,
     check_setup,
     default_action_limit,
+    encoder_of,
     legal_by_index,
     load_encodable,
-    observation_encoder,
     round_limit_result,
 )
 from ._common import structured_actions as structured_actions_of
@@ -124,8 +124,7 @@ class _Games:
     def __init__(self, spec: _Spec, arrays: dict[str, np.ndarray], lo: int, hi: int) -> None:
         self.game = load_encodable(spec.game_id)
         self.spec = spec
-        self.encoder = observation_encoder(self.game)
-        assert self.encoder is not None
+        self.encoder = encoder_of(self.game)
         self.structured = structured_actions_of(self.game) if spec.structured else None
         self.lo, self.hi, self.n = lo, hi, hi - lo
         self.a = {name: array[lo:hi] for name, array in arrays.items() if name != "cpu"}
@@ -313,8 +312,7 @@ class VectorEnv:
             )
         self.workers = _check_workers(workers, num_envs)
         self.num_players, self.options = check_setup(self.game, num_players, options)
-        encoder = observation_encoder(self.game)
-        assert encoder is not None
+        encoder = encoder_of(self.game)
         self.num_envs = num_envs
         self.num_actions = self.game.num_distinct_actions(self.num_players, self.options)
         self.max_steps = default_action_limit(self.game) if max_steps is None else max_steps

@@ -284,7 +284,7 @@ class ReviewSearch(ISMCTSAgent):
             model_rollouts=params.get("model_rollouts", 0.0),
         )
 
-    @property  # type: ignore[override]
+    @property
     def prune(self) -> Callable[..., list[Action]]:
         """The game's ``prune``, keeping the move played at the root."""
         return self._prune_keeping_played
