@@ -3,6 +3,7 @@
 
 import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { gameName, loadNamespaces, seatName, t } from "/static/js/i18n.js";
+import { mountReview } from "/static/js/review.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -68,6 +69,7 @@ async function start(data) {
   $("step-controls").hidden = false;
   $("slider").max = data.steps.length - 1;
   show(0);
+  if (data.table && rp.seat !== null) mountReview($("review"), data.table.id, rp.seat, rp.names, show); // a player's own seat
 }
 
 async function loadTable() {

@@ -1,0 +1,62 @@
+"""Issue 30, in Debian's chromium: a finished table's replay shows its player's review (progress while the
+server computes it, then the chart of the seat's value and its largest losses); clicking a loss or a
+point of the chart shows that position in the replay."""
+
+from __future__ import annotations
+
+import httpx
+from people import bearer
+from test_server_api import BOT, HUMAN, play_out
+from test_server_browser import browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
+
+#: A tiny review budget (the server's ROBOTABLE_REVIEW_ITERATIONS): the test checks the page, not the search.
+SMALL_REVIEW = {"ROBOTABLE_REVIEW_ITERATIONS": "3"}
+
+
+def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser) -> None:  # noqa: F811
+    server = server_factory(bot_delay=0.0, env=SMALL_REVIEW)
+    page, me = signed_in_page(browser, server, "Ada", viewport={"width": 1280, "height": 900})
+    body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, BOT]}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        table = http.post("/api/tables", json=body, headers=bearer(me)).json()["table"]["id"]
+        play_out(http, table, 0, me)  # a short game, seat 0 playing its first legal move each time
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector("#review[data-ready='1']")
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        review = http.get(f"/api/tables/{table}/review", params={"seat": 0}, headers=bearer(me)).json()
+    (seat,) = review["seats"]
+    # one point a decision, and the outcome; the turning points and losses marked
+    points = page.locator("#review-chart circle.review-point")
+    assert points.count() == len(seat["moments"]) + 1
+    assert page.locator("#review-chart circle.turning").count() == len(seat["turning_points"]) > 0
+    losses = page.locator(".review-loss")
+    assert [losses.nth(i).inner_text() for i in range(losses.count())] == seat["text"]["largest_losses"]
+    assert seat["largest_losses"], "a player of first legal moves loses somewhere"
+    # a loss shows the position before its move
+    moment = seat["moments"][seat["largest_losses"][-1]]
+    losses.last.click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{moment['index']}'")
+    assert page.locator("#slider").input_value() == str(moment["index"])
+    # and a turning point of the chart, its own
+    turning = seat["moments"][seat["turning_points"][0]]
+    page.locator(f"#review-chart circle.turning[data-step='{turning['index']}']").first.click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{turning['index']}'")
+    assert errors == []
+
+
+def test_the_review_panel_in_japanese_on_a_phone(server_factory, browser) -> None:  # noqa: F811
+    """The panel speaks the page's language and its chart fits a phone's width."""
+    server = server_factory(bot_delay=0.0, env=SMALL_REVIEW)
+    page, me = signed_in_page(browser, server, "Ada", locale="ja-JP", viewport={"width": 390, "height": 844})
+    body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, BOT]}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        table = http.post("/api/tables", json=body, headers=bearer(me)).json()["table"]["id"]
+        play_out(http, table, 0, me)
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_function("() => /振り返り/.test(document.getElementById('review').innerText)")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert "手目" in page.locator(".review-turns").inner_text()
+    chart = page.locator("#review-chart").bounding_box()
+    assert chart is not None and 0 < chart["width"] <= 390
