@@ -14,7 +14,7 @@ kinds. The torso stack is not a hidden pile here: its top is face up, and a play
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .components import MAINTENANCE_KINDS, PARTS
 
@@ -27,13 +27,13 @@ class LineDraws:
 
     outcomes = tuple(p.id for p in PARTS) + MAINTENANCE_KINDS
 
-    def piles(self, state: RotlState) -> dict[str, list]:
+    def piles(self, state: RotlState) -> dict[str, list[Any]]:
         """The hidden piles, drawn from the end of each list."""
-        piles: dict[str, list] = {f"line {line}": pile for line, pile in enumerate(state.draw)}
+        piles: dict[str, list[Any]] = {f"line {line}": pile for line, pile in enumerate(state.draw)}
         piles["maintenance"] = state.maint
         return piles
 
-    def replace(self, state: RotlState, piles: dict[str, list]) -> None:
+    def replace(self, state: RotlState, piles: dict[str, list[Any]]) -> None:
         """Put ``piles`` (lists with the same items, e.g. ones that watch their draws) in place of the
         state's hidden piles."""
         for line in range(len(state.draw)):
@@ -42,9 +42,9 @@ class LineDraws:
 
     def outcome(self, pile: str, item: int | str) -> int:
         """The chance outcome of a tile: a part's catalogue index, or after the parts a maintenance kind."""
-        if pile == "maintenance":
-            return len(PARTS) + MAINTENANCE_KINDS.index(item)  # type: ignore[arg-type]
-        return item  # type: ignore[return-value]
+        if isinstance(item, str):  # the maintenance stack holds kinds, the lines' piles part indices
+            return len(PARTS) + MAINTENANCE_KINDS.index(item)
+        return item
 
 
 DRAWS = LineDraws()

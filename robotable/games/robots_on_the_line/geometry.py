@@ -32,6 +32,7 @@ from .components import (
     TORSO_IDS,
     TORSOS,
     E,
+    Part,
     Requirement,
     W,
     opposite,
@@ -246,8 +247,8 @@ def measure(robot: Robot, sold_with: Iterable[int] = ()) -> Measures:
     )
 
 
-def _ends_arm(part: object) -> bool:
-    return part.kind == "hand" or part.antenna  # type: ignore[attr-defined]
+def _ends_arm(part: Part) -> bool:
+    return part.kind == "hand" or part.antenna
 
 
 def _long_arm(robot: Robot) -> int:

@@ -49,7 +49,7 @@ ONE_PART = reason(
 _TAKE = [[TakePart(line, space) for space in range(SPACES + 1)] for line in range(LINES)]
 _SEARCH = [[SearchJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
 _CELLS = [(line, sec) for line in range(LINES) for sec in range(len(SECTIONS))]
-_FLIP = [FlipSwitch(line, sec) for line, sec in _CELLS]
+_FLIP: list[FlipSwitches | FlipSwitch] = [FlipSwitch(line, sec) for line, sec in _CELLS]
 _FLIPS = {(a, b): FlipSwitches(a, b) for a in _CELLS for b in _CELLS}
 
 

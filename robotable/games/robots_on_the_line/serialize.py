@@ -107,7 +107,7 @@ class StateReader:
     def part(self, name: object, where: str) -> int:
         if not isinstance(name, str) or name not in PART_IDS:
             raise self.fail(f"{where}: unknown part {name!r}")
-        return PART_IDS[name]  # type: ignore[index]
+        return PART_IDS[name]
 
     def parts(self, names: list[Any], where: str) -> list[int]:
         return [self.part(name, f"{where}[{i}]") for i, name in enumerate(names)]
@@ -117,16 +117,16 @@ class StateReader:
             return -1
         if not isinstance(name, str) or name not in TORSO_IDS:
             raise self.fail(f"{where}: unknown torso {name!r}")
-        return TORSO_IDS[name]  # type: ignore[index]
+        return TORSO_IDS[name]
 
     def per_seat(self, key: str, n: int, tp: Any) -> list[Any]:
-        value = self.get(key, list[tp])
+        value: list[Any] = self.get(key, list[tp])
         if len(value) != n:
             raise self.fail(f"field {key!r} needs one entry per seat ({n}), got {len(value)}")
         return value
 
     def per_line(self, key: str, tp: Any) -> list[Any]:
-        value = self.get(key, list[tp])
+        value: list[Any] = self.get(key, list[tp])
         if len(value) != LINES:
             raise self.fail(f"field {key!r} needs one entry per line ({LINES}), got {len(value)}")
         return value

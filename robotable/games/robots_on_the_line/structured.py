@@ -125,10 +125,11 @@ class StructuredActions:
             name = _PART_NAMES[part]
             if name not in draft.take:
                 out[TAKE_PART + part] = replace(draft, take=(*draft.take, name))
-        for index, seat, side in ((GIVE_TORSO, p, "give"), (TAKE_TORSO, q, "take")):
-            torso = state.torso[seat]
-            if torso >= 0 and TORSOS[torso].id not in getattr(draft, side):
-                out[index] = replace(draft, **{side: (*getattr(draft, side), TORSOS[torso].id)})
+        mine, theirs = state.torso[p], state.torso[q]
+        if mine >= 0 and TORSOS[mine].id not in draft.give:
+            out[GIVE_TORSO] = replace(draft, give=(*draft.give, TORSOS[mine].id))
+        if theirs >= 0 and TORSOS[theirs].id not in draft.take:
+            out[TAKE_TORSO] = replace(draft, take=(*draft.take, TORSOS[theirs].id))
         for j, step in enumerate(STEPS):
             if draft.give_money + step <= state.money[p]:
                 out[GIVE_MONEY + j] = replace(draft, give_money=draft.give_money + step)

@@ -51,7 +51,7 @@ def _check_empty_handed(s: RotlState, p: int) -> str | None:
             "refusals.torso.one_in_hand",
             "one torso in hand at a time: seat {seat} holds {torso}",
             seat=p,
-            torso=tile_name(tid(s.torso[p])),
+            torso=tile_name(TORSOS[s.torso[p]].id),
         )
     return None
 
