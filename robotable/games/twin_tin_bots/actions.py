@@ -101,7 +101,7 @@ ACTION_TYPES = CHANGES + DECISIONS
 
 def _every_action() -> tuple[Action, ...]:
     out: list[Action] = [Pass(), DoubleModification()]
-    out += [Place(s, t) for s in range(6) for t in Tile if t != Tile.DOUBLE_MODIFICATION]
+    out += [Place(s, t) for s in range(6) for t in Tile if t != Tile["DOUBLE_MODIFICATION"]]
     out += [Swap(a, b) for a in range(6) for b in range(a + 1, 6) if a // 3 == b // 3]
     out += [Remove(s) for s in range(6)] + [Reset(k) for k in range(2)]
     out += [ZapOrder(Tile(t)) for t in ZAP_ORDERS]

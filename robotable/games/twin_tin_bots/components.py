@@ -24,6 +24,7 @@ DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/co
 LAYOUT_DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/layouts.json").read_text())
 
 _TILE_NAMES: list[str] = list(DATA["order_tiles"]) + list(DATA["special_orders"])
+# The members come from the data file, which mypy cannot see: code names them by lookup, Tile["DASH"].
 Tile = enum.IntEnum("Tile", {name.upper(): i for i, name in enumerate(_TILE_NAMES)})  # type: ignore[misc]
 Tile.__doc__ = "Every kind of Order and Special Order tile."
 TILE_NAMES: tuple[str, ...] = tuple(_TILE_NAMES)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 BLUE = CRYSTAL_VALUES["blue"]
 #: Where an Unload puts the crystal: :func:`unload_spot`.
 ONTO_GROUND, ONTO_ROBOT, INTO_BASE = range(3)
-_ANTI_THEFT = int(Tile.ANTI_THEFT)
+_ANTI_THEFT = int(Tile["ANTI_THEFT"])
 
 
 # -- the rules, as functions of the position -------------------------------------------------------

@@ -22,7 +22,7 @@ from .phases import BLOB, CRYSTAL, ZAP
 if TYPE_CHECKING:
     from .state import TtbState
 
-_DM = int(Tile.DOUBLE_MODIFICATION)
+_DM = int(Tile["DOUBLE_MODIFICATION"])
 _SPECIAL_SET = frozenset(SPECIALS)
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .state import TtbState
 
 ThingAt = Callable[[Hex], Thing | None]
-_DASH = int(Tile.DASH)
+_DASH = int(Tile["DASH"])
 
 
 # -- the rules of movement, as functions of the position --------------------------------------------

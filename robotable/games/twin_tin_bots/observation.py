@@ -34,7 +34,7 @@ from .hexgrid import FACING_NAMES
 
 MAX_COLOURS = len(COLOUR_NAMES)
 MAX_SEATS = max(LAYOUTS)
-RADIUS = max(layout["radius"] for layout in LAYOUTS.values())
+RADIUS: int = max(layout["radius"] for layout in LAYOUTS.values())
 GRID = 2 * RADIUS + 1
 ROBOTS = MAX_COLOURS * ROBOTS_PER_COLOUR
 SLOTS = ROBOTS_PER_COLOUR * SLOTS_PER_ROBOT

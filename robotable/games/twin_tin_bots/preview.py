@@ -79,7 +79,7 @@ def preview(state: TtbState, seat: int, change: Action) -> Preview:
         if e.type in ("move", "turn"):
             name = e.data["robot"]
             steps = paths.setdefault(name, [start[name]])
-            steps.append((tuple(e.data["hex"]), e.data["facing"]))  # type: ignore[arg-type]
+            steps.append((tuple(e.data["hex"]), e.data["facing"]))
         if e.type == "turn_start":
             break
     public = [e for e in events if e.audience is None]

@@ -10,7 +10,7 @@ colour's first turn is one placement on each robot. Each change has a check and 
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from robotable.core import Action, Event, reason
 
@@ -41,7 +41,7 @@ def robot_slots_of(k: int) -> range:
 
 
 EMPTY = -1
-_DM = int(Tile.DOUBLE_MODIFICATION)
+_DM = int(Tile["DOUBLE_MODIFICATION"])
 _SPECIAL_SET = frozenset(SPECIALS)
 _KINDS = len(TILE_NAMES)
 #: How many of each tile a colour owns before Special Orders, indexed by tile.
@@ -306,6 +306,10 @@ def _why_not_placed(st: TtbState, action: Place, first: bool) -> str:
 # -- applying a change -----------------------------------------------------------------------------
 
 
+@overload
+def program_after(prog: list[int], action: Place | Swap | Remove | Reset) -> list[int]: ...
+@overload
+def program_after(prog: list[int], action: Action) -> list[int] | None: ...
 def program_after(prog: list[int], action: Action) -> list[int] | None:
     """A programming board's 6 slots after a change (a new list; ``None`` for Double Modification,
     which changes no slot)."""
@@ -344,7 +348,7 @@ def place(st: TtbState, action: Place, events: list[Event]) -> None:
 def swap(st: TtbState, action: Swap, events: list[Event]) -> None:
     """The two slots exchange their tiles."""
     prog = st.programs[st.active]
-    prog[:] = program_after(prog, action)  # type: ignore[index]
+    prog[:] = program_after(prog, action)
     events.append(Event("swap", {"colour": st.colours[st.active], "slot_a": action.slot_a, "slot_b": action.slot_b}))
     _change_made(st, events)
 
@@ -355,7 +359,7 @@ def remove(st: TtbState, action: Remove, events: list[Event]) -> None:
     events.append(
         Event("remove", {"colour": st.colours[st.active], "slot": action.slot, "tile": TILE_NAMES[prog[action.slot]]})
     )
-    prog[:] = program_after(prog, action)  # type: ignore[index]
+    prog[:] = program_after(prog, action)
     _change_made(st, events)
 
 
@@ -364,7 +368,7 @@ def reset(st: TtbState, action: Reset, events: list[Event]) -> None:
     prog = st.programs[st.active]
     lo = action.robot * SLOTS_PER_ROBOT
     tiles = [TILE_NAMES[t] for t in prog[lo : lo + SLOTS_PER_ROBOT] if t >= 0]
-    prog[:] = program_after(prog, action)  # type: ignore[index]
+    prog[:] = program_after(prog, action)
     events.append(Event("reset", {"colour": st.colours[st.active], "robot": "AB"[action.robot], "tiles": tiles}))
     _change_made(st, events)
 

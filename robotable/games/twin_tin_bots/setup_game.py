@@ -18,11 +18,11 @@ from .board import Board
 from .components import (
     BOARD_SLOTS,
     CRYSTAL_KINDS,
+    CRYSTAL_VALUES,
     CRYSTALS_PER_KIND,
     LAYOUTS,
     ROBOTS_PER_COLOUR,
     SPECIALS,
-    parse_crystal,
 )
 from .hexgrid import CENTRE, Hex, clockwise_key, distance, neighbours, parse_facing, ring_of
 from .programs import EMPTY
@@ -69,14 +69,14 @@ def colour_seating(
     teams = tuple(c % 2 for c in range(num_colours))
     if num_colours == num_players:
         return tuple(range(num_colours)), teams
-    controller = [0] * num_colours
+    seat_of = [0] * num_colours
     seat = 1
     for c in range(1, num_colours):
         if c == 2:
             continue
-        controller[c] = seat
+        seat_of[c] = seat
         seat += 1
-    return tuple(controller), teams
+    return tuple(seat_of), teams
 
 
 # -- variant tokens --------------------------------------------------------------------------------
@@ -174,16 +174,16 @@ class _Tokens:
             items = opts[name] if isinstance(opts[name], list) else []
             flat = [tuple(h) for pair in items for h in pair] if name == "teleporters" else [tuple(h) for h in items]
             for h in flat:
-                self.check_given(name, h, True)  # type: ignore[arg-type]
+                self.check_given(name, h, True)
             if name == "teleporters":
-                self.tele = [(tuple(a), tuple(b)) for a, b in items]  # type: ignore[misc]
+                self.tele = [(tuple(a), tuple(b)) for a, b in items]
             elif name == "rocks":
-                self.rocks = list(flat)  # type: ignore[arg-type]
+                self.rocks = list(flat)
             else:
-                self.blobs = list(flat)  # type: ignore[arg-type]
+                self.blobs = list(flat)
         for h in map(tuple, opts["mud"] if isinstance(opts["mud"], list) else []):
-            self.check_given("mud", h, False)  # type: ignore[arg-type]
-            self.mud.append(h)  # type: ignore[arg-type]
+            self.check_given("mud", h, False)
+            self.mud.append(h)
 
     def random(self, opts: dict[str, Any], rng: Rng, num_colours: int) -> None:
         """Then the random ones: a seeded random choice of hexes far enough apart from each other; Mud
@@ -238,9 +238,9 @@ def setup(st: TtbState) -> None:
     st.names = robot_names(st.colours, st.robots_per)
     _pieces(st, layout)
     bases = [tuple(layout["bases"][name]) for name in names]
-    st.board = Board(layout["radius"], bases)  # type: ignore[arg-type]
+    st.board = Board(layout["radius"], bases)
     tele, rocks, blobs, mud = place_tokens(st, st.rng)
-    st.board = Board(layout["radius"], bases, rocks, tele, mud)  # type: ignore[arg-type]
+    st.board = Board(layout["radius"], bases, rocks, tele, mud)
     st.blobs = blobs
     first = st.rng.randrange(C)
     st.order = tuple((first + i) % C for i in range(C))
@@ -269,8 +269,8 @@ def _pieces(st: TtbState, layout: dict[str, Any]) -> None:
             st.stuck.append(False)
     for crystal, hexes in layout["crystals"].items():
         for h in hexes:
-            st.ground[tuple(h)] = parse_crystal(crystal)  # type: ignore[index,assignment]
-    st.track = [parse_crystal(c) for c in layout["track"]]  # type: ignore[misc]
+            st.ground[tuple(h)] = CRYSTAL_VALUES[crystal]  # the layouts name crystals by colour
+    st.track = [CRYSTAL_VALUES[c] for c in layout["track"]]
     in_play = list(st.track) + list(st.ground.values())
     st.unused = [CRYSTALS_PER_KIND - in_play.count(v) for v in CRYSTAL_KINDS]
 

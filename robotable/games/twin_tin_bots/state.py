@@ -228,7 +228,7 @@ class TtbState(State):
         if self.phase == ZAP:
             return list(_ZAP_CHOICES)
         if self.phase == BLOB:
-            return [_BLOB_CHOICES[None]] + [_BLOB_CHOICES[d] for d in zaps.blob_moves(self)]
+            return [_BLOB_CHOICES[None], *(_BLOB_CHOICES[d] for d in zaps.blob_moves(self))]
         if self.phase == CRYSTAL:
             return [PlaceCrystal(h) for h in self.entry_hexes()]
         return []

@@ -31,7 +31,7 @@ from .phases import BLOB, RUN, ZAP
 if TYPE_CHECKING:
     from .state import TtbState
 
-_ANTI_ZAP = int(Tile.ANTI_ZAP)
+_ANTI_ZAP = int(Tile["ANTI_ZAP"])
 
 
 def zap_scan(
