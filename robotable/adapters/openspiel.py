@@ -57,7 +57,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from math import prod
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import pyspiel
@@ -71,10 +71,10 @@ from ._common import (
     default_max_steps,
     describe_index,
     encodable_games,
+    encoder_of,
     is_simultaneous,
     legal_by_index,
     load_encodable,
-    observation_encoder,
     private_features,
     private_part,
     round_limit_result,
@@ -128,7 +128,7 @@ class _Context:
         self.safe_clones = bool(params["safe_clones"])
         #: Draws for safe clones (``safe_clones=1``).
         self.clone_rng = random.Random(0)
-        self.encoder = observation_encoder(game)
+        self.encoder = encoder_of(game)
         self.simultaneous = is_simultaneous(game)
         #: Whether new states keep each seat's recall (set once an information state is asked for).
         self.recall = False
@@ -316,10 +316,10 @@ class _Watched(list):
         super().__init__(items)
         self.name, self.order = name, order
 
-    def pop(self, *index: int) -> Any:
-        if not index:
+    def pop(self, index: SupportsIndex = -1, /) -> Any:
+        if index == -1:  # a draw from the end of the pile
             self.order.append(self.name)
-        return super().pop(*index)
+        return super().pop(index)
 
 
 class RobotableSpielState(pyspiel.State):
@@ -405,7 +405,7 @@ class RobotableSpielState(pyspiel.State):
         uid, seat, legal = _LEGAL
         if uid == self.version and seat == player:
             return legal
-        legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[arg-type, union-attr]
+        legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[union-attr]
         _LEGAL = (self.version, player, legal)
         return legal
 
