@@ -39,3 +39,30 @@ def test_research_compare_openspiel_prints_its_tables() -> None:
     for game in ("tf22-reload 2p", "robots-on-the-line 2p"):
         row = next(line for line in out.splitlines() if line.strip().startswith(game))
         assert all(float(x.replace(",", "")) > 0 for x in row.split()[2:])
+
+
+def test_research_mcts_vs_ismcts_prints_both_matches() -> None:
+    """benchmarks/mcts_vs_ismcts.py plays its matches (tiny numbers) and prints each score line."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "mcts_vs_ismcts.py"),
+            "--games",
+            "2",
+            "--reference-games",
+            "2",
+            "--simulations",
+            "2",  # MCTSBot needs 2 (its root has no children after 1)
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("safe_clones=")]
+    assert [line.split(":")[0] for line in lines] == ["safe_clones=1", "safe_clones=0"]
+    for line in lines:
+        mcts_score = float(line.split("MCTSBot ")[1].split(",")[0])
+        ismcts_score = float(line.split("ISMCTSBot ")[1].split(";")[0])
+        assert mcts_score + ismcts_score == 2.0  # every game's payoff sums to 1
