@@ -27,7 +27,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
-from . import account_api, bot_api, bots, chat_api, gamedata, i18n_api, invite_api, play_api, review_api, session_end
+from . import (
+    account_api,
+    bot_api,
+    bots,
+    chat_api,
+    gamedata,
+    hint_api,
+    i18n_api,
+    invite_api,
+    play_api,
+    review_api,
+    session_end,
+)
 from .accounts import Account
 from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_auth
 from .errors import INTERNAL, ApiError, CatchAll, Forbidden, TooManyRequests, Unauthorized, from_game_error, quoted
@@ -140,6 +152,7 @@ def create_app(
     app.include_router(chat_api.router)
     app.include_router(i18n_api.router)
     review_api.install(app)  # GET /api/tables/{id}/review, computed in a background process
+    hint_api.install(app)  # POST /api/tables/{id}/hint, on unrated tables
     add_pages(app)
     add_api(app)
     add_websocket(app)

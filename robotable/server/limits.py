@@ -75,15 +75,19 @@ class Limits:
     websockets_per_ip: int = 200
     #: Websocket connections one IP may open, as a rate.
     websocket_rate: str = "300/minute"
+    #: Hints one account (or address) may ask for (``POST /api/tables/{id}/hint``), as a rate.
+    hint_rate: str = "6/minute"
 
     @classmethod
     def from_env(cls) -> Limits:
-        """The defaults, overridden by ``ROBOTABLE_CREATE_RATE``, ``ROBOTABLE_WS_PER_IP``, ``ROBOTABLE_WS_RATE``."""
+        """The defaults, overridden by ``ROBOTABLE_CREATE_RATE``, ``ROBOTABLE_WS_PER_IP``, ``ROBOTABLE_WS_RATE``,
+        ``ROBOTABLE_HINT_RATE``."""
         env = os.environ
         return cls(
             create_rate=env.get("ROBOTABLE_CREATE_RATE", cls.create_rate),
             websockets_per_ip=int(env.get("ROBOTABLE_WS_PER_IP", cls.websockets_per_ip)),
             websocket_rate=env.get("ROBOTABLE_WS_RATE", cls.websocket_rate),
+            hint_rate=env.get("ROBOTABLE_HINT_RATE", cls.hint_rate),
         )
 
 
@@ -165,6 +169,7 @@ class RateLimiter:
         self.shared = shared
         self._create: RateLimitItem = parse(self.limits.create_rate)
         self._ws_rate: RateLimitItem = parse(self.limits.websocket_rate)
+        self._hint: RateLimitItem = parse(self.limits.hint_rate)
         self.websockets: Counter[str] = Counter()
 
     def _wait(self, item: RateLimitItem, *key: str) -> int:
@@ -185,6 +190,19 @@ class RateLimiter:
             await asyncio.to_thread(self.hit_create, ip)
         else:
             self.hit_create(ip)
+
+    def hit_hint(self, owner: str) -> None:
+        """Count a hint asked for by ``owner`` (an account, else an address); TooMany beyond the rate."""
+        if not self._limiter.hit(self._hint, "hint", owner):
+            wait = self._wait(self._hint, "hint", owner)
+            raise TooMany(f"too many hints asked for (at most {self.limits.hint_rate}); wait a little", wait)
+
+    async def hit_hint_async(self, owner: str) -> None:
+        """:meth:`hit_hint` from the event loop (in a thread when the counts are in Redis)."""
+        if self.shared:
+            await asyncio.to_thread(self.hit_hint, owner)
+        else:
+            self.hit_hint(owner)
 
     def open_websocket(self, ip: str) -> None:
         """Count an opening websocket; TooMany beyond the rate or the number open at once."""

@@ -68,6 +68,10 @@ class CreateTable(Strict):
         default=False,
         description="several person seats played from one device by the creator's account (never rated)",
     )
+    hints: bool = Field(
+        default=False,
+        description="the players may ask for hints while playing (POST /api/tables/{id}/hint); never rated",
+    )
     time_control: TimeControlSpec | None = Field(default=None, description="default: the game's live clock")
     position: dict[str, Any] | None = Field(
         default=None,
@@ -158,6 +162,7 @@ class TableOut(BaseModel):
     created_by: str | None = Field(default=None, description="the id of the account that made the table")
     hotseat: bool = Field(default=False, description="several seats played on one device (chosen at creation)")
     rated: bool = Field(default=False, description="results count for ratings (never for hotseat tables)")
+    hints: bool = Field(default=False, description="the creator allowed hints while playing (never rated)")
     clock: dict[str, Any] | None = Field(default=None, description="the time control and each seat's clock")
     created_at: str
     updated_at: str

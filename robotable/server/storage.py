@@ -99,6 +99,8 @@ tables_table = Table(
     Column("created_by", String(24), ForeignKey("robotable_accounts.id", ondelete="SET NULL"), nullable=True),
     Column("hotseat", Boolean, nullable=False, default=False, server_default=false()),
     Column("rated", Boolean, nullable=False, default=False, server_default=false()),
+    # hints while playing (server/hint_api.py): the creator allowed them (such a table is never rated)
+    Column("hints", Boolean, nullable=False, default=False, server_default=false()),
     # scaling out (server/cache.py): every write bumps ``version`` (a cache is current iff its version is the
     # row's); an undo also bumps ``history`` (moves were taken back, so a cache cannot just append);
     # ``to_act`` is who the game waits for, so lobby summaries need no replay.
@@ -192,6 +194,7 @@ class TableRow:
     created_by: str | None = None
     hotseat: bool = False
     rated: bool = False
+    hints: bool = False
     version: int = 0
     history: int = 0
     to_act: list[int] | None = None
@@ -455,6 +458,7 @@ class Storage:
                     created_by=row.created_by,
                     hotseat=row.hotseat,
                     rated=row.rated,
+                    hints=row.hints,
                     version=row.version,
                     history=row.history,
                     to_act=row.to_act,
@@ -929,6 +933,7 @@ def _table_row(row: Any) -> TableRow:
         created_by=row["created_by"],
         hotseat=bool(row["hotseat"]),
         rated=bool(row["rated"]),
+        hints=bool(row["hints"]),
         version=int(row["version"]),
         history=int(row["history"]),
         to_act=list(row["to_act"]) if row["to_act"] is not None else None,

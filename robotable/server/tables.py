@@ -326,8 +326,9 @@ class TableManager:
             seats=seats,
             created_by=account.id,
             hotseat=req.hotseat,
-            # hotseat tables, chosen seeds and written positions are never rated
-            rated=not req.hotseat and req.seed is None and req.position is None,
+            # hotseat tables, chosen seeds, written positions and tables with hints are never rated
+            rated=not req.hotseat and not req.hints and req.seed is None and req.position is None,
+            hints=req.hints,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
@@ -976,6 +977,7 @@ class TableManager:
             created_by=like.created_by,
             hotseat=like.hotseat,
             rated=like.rated,
+            hints=like.hints,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
@@ -1028,6 +1030,7 @@ class TableManager:
             "created_by": row.created_by,
             "hotseat": row.hotseat,
             "rated": row.rated,
+            "hints": row.hints,
             "clock": self.clocks.view(live, connected) if live is not None else None,
             "created_at": row.created_at.isoformat(),
             "updated_at": row.updated_at.isoformat(),

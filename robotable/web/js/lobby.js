@@ -152,7 +152,7 @@ async function createTable(event) {
     if (kind === "bot") spec.difficulty = row.querySelector("[name=difficulty]").value;
     return spec;
   });
-  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read(), hotseat: $("hotseat").checked };
+  const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read(), hotseat: $("hotseat").checked, hints: $("hints").checked };
   try {
     await ensureAccount(t("app:lobby.sign_in_to_create"));
   } catch {

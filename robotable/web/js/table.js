@@ -5,6 +5,7 @@
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { errorText, gameName, levelName, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
+import { hintControls, hintsAllowed } from "/static/js/hint.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls, waitingForPlayers } from "/static/js/turn.js";
 
@@ -247,6 +248,7 @@ function renderSide() {
       el("button", { type: "button", id: "undo-button", onclick: undo, disabled: !msg.can_undo, title: t("app:table.undo_title") }, t("app:table.undo")),
     );
   }
+  if (page.seat !== null && myMove(msg) && hintsAllowed(table)) controls.push(...hintControls(table.id, page.seat, msg.moves));
   if (table.status === "finished") {
     controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:table.replay")));
     if (page.seat !== null) {
