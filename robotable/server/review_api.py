@@ -32,13 +32,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from robotable.ai.review import Budget, Review, review_record
-from robotable.ai.review.text import describe
+from robotable.ai.review.text import describe, describe_move, where
 from robotable.core import Record
 from robotable.core.i18n import best_language, languages
 
-from .auth import OptionalAccount
+from .auth import CurrentAccount, OptionalAccount
 from .errors import Conflict, Forbidden, Unauthorized
 from .schemas import ErrorOut
+from .storage import seats_table
 from .tables import POSITION_KEY, TableManager
 
 log = logging.getLogger("robotable.server.review")
@@ -51,6 +52,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in
 STALE = timedelta(minutes=10)
 #: The running review records its progress at most this often (seconds).
 PROGRESS_EVERY = 1.0
+#: "Find the better move": a decision whose move played lost at least this much becomes an exercise.
+EXERCISE_LOSS = 0.10
+#: How many exercises the profile shows (the largest losses first).
+EXERCISES = 3
 
 metadata = MetaData()
 reviews = Table(
@@ -272,3 +277,73 @@ async def table_review(
         **{k: body[k] for k in ("game", "num_players", "moves", "budget")},
         "seats": seats,
     }
+
+
+class ExerciseOut(BaseModel):
+    """A position from one of your reviewed games where the search's move was much better than the one
+    played: find the better move. ``move`` is the record's move index (the replay's step before it)."""
+
+    table: str
+    game: str
+    seat: int
+    move: int
+    where: str
+    played: dict[str, Any]
+    played_text: str
+    better: dict[str, Any]
+    better_text: str
+    loss: float
+
+
+def exercises_of(engine: Engine, account_id: str, min_loss: float, limit: int, language: str) -> list[dict[str, Any]]:
+    """The account's largest losses of at least ``min_loss`` in its stored reviews, largest first."""
+    with engine.begin() as conn:
+        played = conn.execute(
+            select(seats_table.c.table_id, seats_table.c.seat).where(seats_table.c.account_id == account_id)
+        ).all()
+        mine: dict[str, set[int]] = {}
+        for table_id, seat in played:
+            mine.setdefault(table_id, set()).add(seat)
+        rows = conn.execute(
+            select(reviews.c.table_id, reviews.c.review).where(
+                reviews.c.table_id.in_(list(mine)), reviews.c.status == "done"
+            )
+        ).all()
+    found = []
+    for table_id, data in rows:
+        review = Review.from_json(data)
+        for seat in review.seats:
+            if seat.seat in mine[table_id]:
+                found += [(m.loss, table_id, review.game, m) for m in seat.moments if m.loss >= min_loss]
+    found.sort(key=lambda item: (-item[0], item[1], item[3].index))
+    return [
+        {
+            "table": table_id,
+            "game": game,
+            "seat": m.seat,
+            "move": m.index,
+            "where": where(game, m, language),
+            "played": m.played,
+            "played_text": describe_move(game, m.played, language),
+            "better": m.best,
+            "better_text": describe_move(game, m.best, language),
+            "loss": loss,
+        }
+        for loss, table_id, game, m in found[:limit]
+    ]
+
+
+@router.get("/api/account/exercises", response_model=list[ExerciseOut], responses=ERRORS)
+async def my_exercises(
+    request: Request,
+    account: CurrentAccount,
+    min_loss: Annotated[float, Query(ge=0.0, le=1.0, description="Smallest loss (default 0.10).")] = EXERCISE_LOSS,
+    limit: Annotated[int, Query(ge=1, le=50, description="How many (default 3).")] = EXERCISES,
+    lang: Annotated[str | None, Query(description="Language of the words (default: Accept-Language).")] = None,
+) -> Any:
+    """ "Find the better move": positions from your reviewed games (reviews already computed) where the
+    search's move was much better than the one you played, the largest losses first."""
+    storage = request.app.state.manager.storage
+    await asyncio.to_thread(ensure_table, storage.engine, storage.url, storage.schema)
+    language = lang if lang in languages() else best_language(request.headers.get("accept-language"))
+    return await asyncio.to_thread(exercises_of, storage.engine, account.id, min_loss, limit, language)

@@ -76,3 +76,28 @@ def test_the_review_endpoint_is_in_the_openapi_schema(client: TestClient) -> Non
     assert get["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewProgress")
     assert get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewOut")
     assert {p["name"] for p in get["parameters"]} == {"table_id", "seat", "lang"}
+
+
+def test_find_the_better_move_lists_the_players_largest_losses_from_stored_reviews(client: TestClient, create_table):
+    client.app.state.review_budget = BUDGET
+    made = create_table(client, [HUMAN, BOT])
+    table, token = made["table"]["id"], made["tokens"][0]
+    none_yet = client.get("/api/account/exercises", headers=bearer(token))
+    assert none_yet.status_code == 200 and none_yet.json() == []  # no review stored yet
+    play_out(client, table, 0, token)
+    stored = wait_for(lambda: (r := review(client, table, token)).status_code == 200 and r.json(), "the review")
+    (seat,) = stored["seats"]
+    losses = sorted(
+        ((m["loss"], m["index"]) for m in seat["moments"] if m["loss"] >= 0.01), key=lambda x: (-x[0], x[1])
+    )
+    assert losses, "a player of first legal moves loses somewhere"
+    answer = client.get("/api/account/exercises", params={"min_loss": 0.01, "limit": 5}, headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    got = answer.json()
+    assert [(e["loss"], e["move"]) for e in got] == losses[:5]
+    assert all(e["table"] == table and e["seat"] == 0 and e["played"] != e["better"] for e in got)
+    assert all(e["played_text"] and e["better_text"] and str(e["move"] + 1) in e["where"] for e in got)
+    # another account sees none of them; signed out, refused
+    assert client.get("/api/account/exercises", headers=bearer(guest_token(client, "Other"))).json() == []
+    assert client.get("/api/account/exercises").status_code == 401
+    assert client.get("/api/account/exercises", params={"min_loss": 2}, headers=bearer(token)).status_code == 422
