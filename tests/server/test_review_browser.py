@@ -43,6 +43,21 @@ def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser
     turning = seat["moments"][seat["turning_points"][0]]
     page.locator(f"#review-chart circle.turning[data-step='{turning['index']}']").first.click()
     page.wait_for_function(f"() => document.body.dataset.step === '{turning['index']}'")
+    # "find the better move" on the player's own profile: the largest loss, its answer, its position
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        account = http.get("/api/account", headers=bearer(me)).json()["account"]["id"]
+    largest = max(seat["moments"][i]["loss"] for i in seat["largest_losses"])
+    page.goto(f"{server.url}/profile/{account}")
+    if largest >= 0.10:  # the profile's threshold (EXERCISE_LOSS)
+        exercise = page.locator(".exercise").first
+        exercise.get_by_role("button").click()
+        assert exercise.locator(".exercise-answer").is_visible()
+        step = exercise.get_attribute("data-move")
+        exercise.get_by_role("link").click()
+        page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+    else:
+        page.wait_for_selector("#profile-recent li")
+        assert page.locator("#profile-exercises").is_hidden()
     assert errors == []
 
 

@@ -1,6 +1,6 @@
 // A profile: games played and won per game, ratings, recent tables with links to their replays.
 
-import { api, el } from "/static/js/api.js";
+import { api, currentAccount, el } from "/static/js/api.js";
 import { gameName, lang, loadAllNamespaces, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names
@@ -73,4 +73,27 @@ async function main() {
   );
 }
 
-main();
+/** "Find the better move": on your own profile, positions from your reviewed games (issue 30). */
+async function exercises() {
+  const who = await currentAccount();
+  if (!who.account || who.account.id !== accountId) return;
+  const list = await api(`/api/account/exercises?lang=${encodeURIComponent(lang)}`);
+  if (!list.length) return;
+  const items = list.map((x) => {
+    const answer = el("p", { class: "small exercise-answer", hidden: true }, t("app:exercises.answer", { better: x.better_text, loss: `${Math.round(x.loss * 100)}%` }));
+    return el(
+      "li",
+      { class: "exercise", dataset: { table: x.table, move: x.move } },
+      el("p", {}, t("app:exercises.position", { game: gameName(x.game), where: x.where, played: x.played_text })),
+      el("a", { href: `/replay/${encodeURIComponent(x.table)}?step=${x.move}` }, t("app:exercises.see")),
+      " ",
+      el("button", { type: "button", class: "small", onclick: () => { answer.hidden = false; } }, t("app:exercises.show")),
+      answer,
+    );
+  });
+  const section = $("profile-exercises");
+  section.replaceChildren(el("h3", {}, t("app:exercises.title")), el("p", { class: "muted small" }, t("app:exercises.count", { count: list.length })), el("ol", { class: "exercises" }, items));
+  section.hidden = false;
+}
+
+main().then(exercises);

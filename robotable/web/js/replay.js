@@ -68,7 +68,7 @@ async function start(data) {
   );
   $("step-controls").hidden = false;
   $("slider").max = data.steps.length - 1;
-  show(0);
+  show(Number(new URLSearchParams(location.search).get("step")) || 0); // ?step=N: a position to look at
   if (data.table && rp.seat !== null) mountReview($("review"), data.table.id, rp.seat, rp.names, show); // a player's own seat
 }
 
