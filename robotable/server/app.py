@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+import robotable
 from robotable import games
 from robotable.core import BadInput, Record, RobotableError
 
@@ -128,7 +129,7 @@ def create_app(
     app = FastAPI(
         title="Robotable",
         summary="Robot board games in the browser: lobby, tables, bots, replays.",
-        version="0.1.0",
+        version=robotable.__version__,
         lifespan=lifespan,
     )
     limit_uri = (
