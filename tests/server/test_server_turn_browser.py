@@ -191,8 +191,18 @@ def test_grace_countdown_hand_over_take_back_and_the_result_records_it(grace_ser
     bob = bob_ctx.new_page()
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
     bob.goto(f"{server.url}/table/{table}?seat=1")
+    # (a toast lives 3 s: record every toast from before the click, so a busy machine cannot miss it)
+    bob.evaluate(
+        """() => {
+            window.toastsSeen = [];
+            new MutationObserver(() => {
+                const items = document.querySelectorAll('#toasts .toast');
+                for (const item of items) window.toastsSeen.push(item.textContent);
+            }).observe(document.body, { childList: true, subtree: true });
+        }"""
+    )
     bob.locator("#seats button", has_text="Take my seat back").click()
-    bob.wait_for_selector("#toasts >> text=the seat is yours again")
+    bob.wait_for_function("() => window.toastsSeen.some(text => text.includes('the seat is yours again'))")
     ann.wait_for_function("() => !document.querySelector('#seats .seat-line:nth-child(2) .tag.bot')")
 
     # both play on (over the API) to the end: the end screen and the record list the hand-over
