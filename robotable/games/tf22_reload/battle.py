@@ -104,19 +104,7 @@ def use_r(st: Tf22State, seat: int, choice: Action, events: list[Event]) -> None
         events.append(Event("r_discard", {"seat": seat, "slot": choice.slot, "colour": COLOUR_NAMES[colour]}))
     elif isinstance(choice, RReload):
         pay(st, seat, RELOAD_COSTS["r_reload"])
-        colour = ship[choice.from_slot].pop()
-        ship[choice.to_slot].append(colour)
-        events.append(
-            Event(
-                "r_reload",
-                {
-                    "seat": seat,
-                    "from_slot": choice.from_slot,
-                    "to_slot": choice.to_slot,
-                    "colour": COLOUR_NAMES[colour],
-                },
-            )
-        )
+        loading.move_container(st, seat, choice.from_slot, choice.to_slot, "r_reload", events)
     elif isinstance(choice, RBuy):
         colour = int(choice.colour)
         if not st.stock[colour]:  # an earlier buyer took the last one: cancelled, nothing paid

@@ -24,19 +24,7 @@ def decide_load(st: Tf22State, seat: int, action: Action, events: list[Event]) -
         st.activated = -1
     else:
         if isinstance(action, Reload):
-            colour = ship[action.from_slot].pop()
-            ship[action.to_slot].append(colour)
-            events.append(
-                Event(
-                    "reload",
-                    {
-                        "seat": seat,
-                        "from_slot": action.from_slot,
-                        "to_slot": action.to_slot,
-                        "colour": COLOUR_NAMES[colour],
-                    },
-                )
-            )
+            move_container(st, seat, action.from_slot, action.to_slot, "reload", events)
         return_activated(st, events)
     st.winner = -1
     rounds.next_battle(st, events)
@@ -48,3 +36,13 @@ def return_activated(st: Tf22State, events: list[Event]) -> None:
         st.stock[st.activated] += 1
         events.append(Event("container_returned", {"colour": COLOUR_NAMES[st.activated]}))
         st.activated = -1
+
+
+def move_container(st: Tf22State, seat: int, from_slot: int, to_slot: int, kind: str, events: list[Event]) -> None:
+    """Move the top container of one stack of ``seat``'s ship onto another (a reload, or R's), told as
+    a ``kind`` event."""
+    ship = st.ships[seat]
+    colour = ship[from_slot].pop()
+    ship[to_slot].append(colour)
+    moved = {"seat": seat, "from_slot": from_slot, "to_slot": to_slot, "colour": COLOUR_NAMES[colour]}
+    events.append(Event(kind, moved))
