@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from robotable.core import Rng
@@ -37,34 +38,37 @@ def text_of(view: dict) -> str:  # type: ignore[type-arg]
     return console.export_text()
 
 
-def test_render_board_tokens_and_pending_decisions() -> None:
-    for n, options in [
+@pytest.mark.parametrize(
+    ("n", "options"),
+    [
         (2, {}),
         (4, {"teleporters": 1, "rocks": 1, "blobs": 2, "mud": 3}),
         (6, {"team_play": True}),
         (3, {"simplified": True}),
-    ]:
-        state = GAME.start(n, seed=n, options=options)
-        rng = Rng(n)
-        seen_phases = set()
-        for _ in range(3000):
-            if state.is_over():
-                break
-            seat = state.to_act()[0]
+    ],
+)
+def test_render_board_tokens_and_pending_decisions(n: int, options: dict) -> None:
+    state = GAME.start(n, seed=n, options=options)
+    rng = Rng(n)
+    seen_phases = set()
+    for _ in range(3000):
+        if state.is_over():
+            break
+        seat = state.to_act()[0]
+        if state.phase not in seen_phases:  # the view of each phase's first decision, drawn
+            seen_phases.add(state.phase)
             view = state.view(seat)
-            if view["phase"] not in seen_phases:
-                seen_phases.add(view["phase"])
-                text = text_of(view)
-                assert f"Round {view['round']}" in text
-                assert text.count("[") >= n
-            legal = state.legal_actions(seat)
-            for action in legal[:3]:
-                assert describe(action.to_json())
-            events = state.apply(seat, legal[rng.randrange(len(legal))])
-            for e in events:
-                assert describe_event("twin-tin-bots", e.to_json())
-        if options.get("blobs"):
-            assert "(@)" in text_of(state.view(None))
+            text = text_of(view)
+            assert f"Round {view['round']}" in text
+            assert text.count("[") >= n
+        legal = state.legal_actions(seat)
+        for action in legal[:3]:
+            assert describe(action.to_json())
+        events = state.apply(seat, legal[rng.randrange(len(legal))])
+        for e in events:
+            assert describe_event("twin-tin-bots", e.to_json())
+    if options.get("blobs"):
+        assert "(@)" in text_of(state.view(None))
 
 
 def test_render_game_over_and_dispatch() -> None:
