@@ -204,6 +204,8 @@ def _busy_decision(game_id: str, seed: int) -> Decision:
     state = games.load(game_id).start(2, seed=seed)
     agent = HeuristicAgent(seed)
     for _ in range(200):
+        if state.is_over():
+            break
         seat = state.to_act()[0]
         if len(state.legal_actions(seat)) >= 8:
             return Decision.of(state, seat)
