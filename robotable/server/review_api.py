@@ -1,14 +1,18 @@
-"""A finished table's review (issue 30; docs/review.md): ``GET /api/tables/{id}/review``.
+"""Reviews over HTTP (issue 30; docs/review.md): ``GET /api/tables/{id}/review`` for a finished table,
+``POST /api/reviews`` and ``GET /api/reviews/{id}`` for an uploaded record.
 
-The first request for a finished table starts its review (every seat, :func:`robotable.ai.review.review_record`
-with the server's budget) in a background process, one review at a time per web process, never in the
-process that serves people; the review's progress (decisions done of the record's moves) and then the
-review itself are stored in the ``reviews`` table of the server's database, so every web process answers
-from it and a review is computed once. Until it is ready the answer is ``202`` with the progress.
+A review (every seat, :func:`robotable.ai.review.review_record` with the server's budget) is stored in
+the ``reviews`` table (``review_jobs.py``), with its progress while it runs, so every web process answers
+from it and a review is computed once. With bot workers (``--bots spawn`` or ``external``) the workers
+compute it: a finished table's as soon as it ends, an upload's when it is sent; without (``inline``) the
+first request starts it in a background process of the web process, one review at a time, never in the
+process that serves people. Until it is ready the answer is ``202`` with the progress.
 
 Who sees what: a review at a decision is made from that seat's view alone (its hand, its secret choices),
 so each player gets the reviews of the seats they played, and nobody else's: spectators (and the players
-of the other seats) are refused, since a seat's values move with what only that seat knew.
+of the other seats) are refused, since a seat's values move with what only that seat knew, and no game
+can yet sample the hidden state from a spectator's view. An uploaded record holds every hand: its
+uploader gets every seat's review.
 """
 
 from __future__ import annotations
@@ -16,29 +20,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
-import time
+import secrets
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
-from sqlalchemy import JSON, Column, DateTime, Integer, MetaData, String, Table, create_engine, insert, select, update
+from pydantic import BaseModel, Field
+from sqlalchemy import create_engine, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from robotable.ai.review import Budget, Review, review_record
+from robotable.ai.review import Budget, Review, positions
 from robotable.ai.review.text import describe, describe_move, where
-from robotable.core import Record
+from robotable.core import Record, RobotableError
 from robotable.core.i18n import best_language, languages
 
+from . import review_jobs
 from .auth import CurrentAccount, OptionalAccount
-from .errors import Conflict, Forbidden, Unauthorized
-from .schemas import ErrorOut
+from .bot_api import Quotas, owner_key
+from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error
+from .limits import TooMany
+from .review_jobs import UPLOAD, budget_spec, ensure_table, reviews, server_budget
+from .review_jobs import aware as _aware
+from .review_jobs import now as _now
+from .schemas import ErrorOut, Strict
 from .storage import seats_table
 from .tables import POSITION_KEY, TableManager
 
@@ -46,40 +55,35 @@ log = logging.getLogger("robotable.server.review")
 
 router = APIRouter(tags=["reviews"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 422)}
+UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 413, 422, 429)}
 
 #: A running review that has recorded no progress for this long is taken as lost (its process died) and
 #: started again by the next request.
 STALE = timedelta(minutes=10)
-#: The running review records its progress at most this often (seconds).
-PROGRESS_EVERY = 1.0
+#: The most moves an uploaded record may have (its size is bounded by the server's body limit, 64 KB).
+MAX_UPLOAD_MOVES = 1000
+#: Why a spectator gets no review (and what would be needed for one).
+SPECTATOR_REFUSAL = (
+    "a review is for its seat's player only: a seat's values move with what only that seat knew, and a "
+    "spectator's review would need searches over samples of the hidden state drawn from a spectator's view, "
+    "which no game can make yet"
+)
 #: "Find the better move": a decision whose move played lost at least this much becomes an exercise.
 EXERCISE_LOSS = 0.10
 #: How many exercises the profile shows (the largest losses first).
 EXERCISES = 3
 
-metadata = MetaData()
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("table_id", String(64), primary_key=True),
-    Column("status", String(16), nullable=False),  # running, done, failed
-    Column("done", Integer, nullable=False, default=0),
-    Column("total", Integer, nullable=False, default=0),
-    Column("budget", JSON, nullable=False),
-    Column("review", JSON, nullable=True),
-    Column("error", String(500), nullable=True),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
 
 class ReviewProgress(BaseModel):
-    """A review being computed: ``done`` of ``total`` moves so far (``status``: ``running``), or one that
-    failed (``failed``, with the ``error``; asking again after a while starts it again)."""
+    """A review waiting for a bot worker (``status``: ``queued``), being computed (``running``: ``done`` of
+    ``total`` moves so far), or one that failed (``failed``, with the ``error``; asking again after a while
+    starts it again). ``id``: an uploaded record's review id."""
 
     status: str
     done: int
     total: int
     error: str | None = None
+    id: str | None = None
 
 
 class SeatReviewOut(BaseModel):
@@ -105,7 +109,8 @@ class ReviewOut(BaseModel):
     expected share of the other seats it finishes ahead of (2 players: its chance to win), from 0 to 1."""
 
     status: str
-    table: str
+    table: str | None = Field(description="the table reviewed (none for an uploaded record)")
+    id: str | None = Field(default=None, description="an uploaded record's review id")
     game: str
     num_players: int
     moves: int
@@ -113,14 +118,8 @@ class ReviewOut(BaseModel):
     seats: list[SeatReviewOut]
 
 
-def server_budget() -> Budget:
-    """The server's review budget: the hard level's iterations, or ``ROBOTABLE_REVIEW_ITERATIONS``."""
-    iterations = os.environ.get("ROBOTABLE_REVIEW_ITERATIONS")
-    return Budget(iterations=int(iterations)) if iterations else Budget()
-
-
 def install(app: FastAPI) -> None:
-    """Add the endpoint, and stop the review process with the app."""
+    """Add the endpoints, and stop the review process with the app."""
     app.include_router(router)
     app.state.review_budget = server_budget()
     app.state.review_pool = None
@@ -147,60 +146,43 @@ def _pool(app: FastAPI) -> Executor:
     return app.state.review_pool
 
 
-_ready: set[tuple[str, str | None]] = set()
-
-
-def ensure_table(engine: Engine, url: str, schema: str | None) -> None:
-    """Create the ``reviews`` table if this database has none yet (once per database and process)."""
-    if (url, schema) not in _ready:
-        metadata.create_all(engine)
-        _ready.add((url, schema))
-
-
 def _engine(url: str, schema: str | None) -> Engine:
     kwargs: dict[str, Any] = {"connect_args": {"timeout": 30}} if url.startswith("sqlite") else {}
     engine = create_engine(url, **kwargs)
     return engine.execution_options(schema_translate_map={None: schema}) if schema else engine
 
 
-def compute(url: str, schema: str | None, table_id: str, record: dict[str, Any], budget: dict[str, Any]) -> None:
-    """Review a record in this (background) process, recording the progress and then the review."""
+def compute(url: str, schema: str | None, table_id: str, record: dict[str, Any], budget: dict[str, Any]) -> float:
+    """Review a record in this (background) process, recording the progress and then the review; the
+    search's CPU seconds."""
     engine = _engine(url, schema)
-    last = 0.0
-
-    def write(**values: Any) -> None:
-        with engine.begin() as conn:
-            conn.execute(update(reviews).where(reviews.c.table_id == table_id).values(updated_at=_now(), **values))
-
-    def progress(done: int, total: int) -> None:
-        nonlocal last
-        if time.monotonic() - last >= PROGRESS_EVERY:
-            last = time.monotonic()
-            write(done=done, total=total)
-
     try:
-        result = review_record(Record.from_json(record), budget=Budget(**budget), progress=progress)
-        write(status="done", done=result.moves, review=result.to_json())
-    except Exception as exc:  # recorded for the players; the log has the details
-        log.exception("the review of table %s failed", table_id)
-        write(status="failed", error=f"{type(exc).__name__}: {exc}"[:500])
+        return review_jobs.compute(engine, table_id, record, Budget(**budget))
     finally:
         engine.dispose()
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)  # SQLite keeps no zone
-
-
-def _claim(engine: Engine, table_id: str, total: int, budget: Budget) -> tuple[dict[str, Any], bool]:
-    """The table's review row, and whether this call claimed it (a new review, or a lost or failed one
-    started again): only the claimer starts the computation, so two processes never both do."""
-    spec = {"level": budget.level, "iterations": budget.iterations, "seed": budget.seed}
-    fresh = {"table_id": table_id, "status": "running", "done": 0, "total": total, "budget": spec, "error": None}
+def _claim(
+    engine: Engine,
+    table_id: str,
+    total: int,
+    budget: Budget,
+    owner: str | None = None,
+    record: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The review's row, and whether this call claimed it (a new review, or a lost or failed one started
+    again): only the claimer starts the computation, so two processes never both do."""
+    spec = budget_spec(budget)
+    fresh = {
+        "table_id": table_id,
+        "status": "running",
+        "done": 0,
+        "total": total,
+        "budget": spec,
+        "error": None,
+        "owner": owner,
+        "record": record,
+    }
     with engine.begin() as conn:
         row = conn.execute(select(reviews).where(reviews.c.table_id == table_id)).mappings().first()
     if row is None:
@@ -223,11 +205,82 @@ def _claim(engine: Engine, table_id: str, total: int, budget: Budget) -> tuple[d
     return fresh, again.rowcount == 1
 
 
-@router.get(
-    "/api/tables/{table_id}/review",
-    response_model=ReviewOut,
-    responses={**ERRORS, 202: {"model": ReviewProgress, "description": "Being computed: the progress so far."}},
-)
+def _workers(request: Request) -> bool:
+    """Whether bot workers compute this server's reviews (``--bots spawn`` or ``external``)."""
+    return getattr(request.app.state.manager, "bot_workers", None) is not None
+
+
+async def _start(
+    request: Request,
+    key: str,
+    record: dict[str, Any],
+    total: int,
+    owner: str | None = None,
+    stored: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The review's row: queued for the bot workers, or started in this web process's review process.
+    ``stored``: the record to keep with the row (an upload's)."""
+    storage = request.app.state.manager.storage
+    budget: Budget = request.app.state.review_budget
+    await asyncio.to_thread(ensure_table, storage.engine, storage.url, storage.schema)
+    if _workers(request):
+        row, _ = await asyncio.to_thread(
+            review_jobs.queue_review, storage.engine, key, total, budget, STALE, owner, stored
+        )
+        return row
+    row, claimed = await asyncio.to_thread(_claim, storage.engine, key, total, budget, owner, stored)
+    if claimed:
+        future = _pool(request.app).submit(compute, storage.url, storage.schema, key, record, budget_spec(budget))
+        queue = getattr(request.app.state, "bot_queue", None)
+        if owner is not None and queue is not None:  # an upload's search time counts against its owner's quota
+            charged = f"account:{owner}"
+            future.add_done_callback(lambda done: _charge(queue, charged, done))
+    return row
+
+
+def _charge(queue: Any, owner: str, done: Any) -> None:
+    if done.cancelled() or done.exception() is not None:
+        return
+    try:
+        queue.charge(owner, float(done.result()))
+    except Exception:  # the quota is a guard, not a ledger: a lost charge is logged, not raised
+        log.exception("charging a review's time to %s failed", owner)
+
+
+def _progress(row: dict[str, Any], key: str | None = None) -> JSONResponse:
+    progress = ReviewProgress(
+        status=row["status"], done=row["done"], total=row["total"], error=row.get("error"), id=key
+    )
+    return JSONResponse(progress.model_dump(), status_code=202)
+
+
+def _language(request: Request, lang: str | None) -> str:
+    return lang if lang in languages() else best_language(request.headers.get("accept-language"))
+
+
+def _answer(row: dict[str, Any], wanted: list[int] | None, language: str, **names: Any) -> dict[str, Any]:
+    """A stored review as answered: the ``wanted`` seats (None: every seat), with their sentences."""
+    review = Review.from_json(row["review"])
+    seats = [
+        {**s.to_json(), "text": describe(review.game, s, language)}
+        for s in review.seats
+        if wanted is None or s.seat in wanted
+    ]
+    body = review.to_json()
+    return {
+        "status": "done",
+        **names,
+        **{k: body[k] for k in ("game", "num_players", "moves", "budget")},
+        "seats": seats,
+    }
+
+
+PROGRESS_RESPONSE: dict[int | str, dict[str, Any]] = {
+    202: {"model": ReviewProgress, "description": "Queued or being computed: the progress so far."}
+}
+
+
+@router.get("/api/tables/{table_id}/review", response_model=ReviewOut, responses={**ERRORS, **PROGRESS_RESPONSE})
 async def table_review(
     request: Request,
     table_id: str,
@@ -237,14 +290,16 @@ async def table_review(
 ) -> Any:
     """The review of a finished table by the bots' own search, for the seats you played: each decision's
     value before and after your move, the search's better move and the loss, turning points and largest
-    losses. The first request starts it in the background (``202`` with the progress until it is ready)."""
+    losses. With bot workers it is computed as soon as the table ends; without, the first request starts
+    it in the background (``202`` with the progress until it is ready). Spectators are refused (403): a
+    seat's review is made from what that seat knew."""
     manager: TableManager = request.app.state.manager
     live = await manager.get(table_id)
     if account is None:
         raise Unauthorized("sign in: a table's review is for its players", code="app:errors.sign_in")
     mine = manager.seats_of(live, account)
     if not mine:
-        raise Forbidden("a review shows what its seat knew: it is for that seat's player only")
+        raise Forbidden(SPECTATOR_REFUSAL, code="app:errors.review_spectator")
     if seat is not None and seat not in mine:
         raise Forbidden(
             f"seat {seat + 1} is not yours: a review is for its seat's player only",
@@ -255,28 +310,108 @@ async def table_review(
         raise Conflict("reviews are for finished tables: this game is still being played")
     if POSITION_KEY in live.row.options:
         raise Conflict("this table started from a written position (a test server feature): it has no record")
-    storage = manager.storage
-    budget: Budget = request.app.state.review_budget
-    await asyncio.to_thread(ensure_table, storage.engine, storage.url, storage.schema)
     record = live.record()
-    row, claimed = await asyncio.to_thread(_claim, storage.engine, live.id, len(record.moves), budget)
-    if claimed:
-        spec = {"level": budget.level, "iterations": budget.iterations, "seed": budget.seed}
-        _pool(request.app).submit(compute, storage.url, storage.schema, live.id, record.to_json(), spec)
+    row = await _start(request, live.id, record.to_json(), len(record.moves))
     if row["status"] != "done":
-        progress = ReviewProgress(status=row["status"], done=row["done"], total=row["total"], error=row.get("error"))
-        return JSONResponse(progress.model_dump(), status_code=202)
-    language = lang if lang in languages() else best_language(request.headers.get("accept-language"))
-    review = Review.from_json(row["review"])
+        return _progress(row)
     wanted = [seat] if seat is not None else mine
-    seats = [{**s.to_json(), "text": describe(review.game, s, language)} for s in review.seats if s.seat in wanted]
-    body = review.to_json()
-    return {
-        "status": "done",
-        "table": live.id,
-        **{k: body[k] for k in ("game", "num_players", "moves", "budget")},
-        "seats": seats,
-    }
+    return _answer(row, wanted, _language(request, lang), table=live.id)
+
+
+# -- uploaded records ------------------------------------------------------------------------------------
+
+
+class UploadedRecord(Strict):
+    """A record to review, as ``robotable review RECORD.json`` takes it (saved by ``robotable play``, or
+    downloaded from a finished table with ``GET /api/tables/{id}/record``)."""
+
+    record: dict[str, Any] = Field(description="the record: game, num_players, seed, options, moves")
+
+
+def _check_record(data: dict[str, Any]) -> Record:
+    """The uploaded record, replayed to its end; ApiError (400) naming what is wrong with it."""
+    try:
+        record = Record.from_json(data)
+        if len(record.moves) > MAX_UPLOAD_MOVES:
+            raise ApiError(
+                f"record: {len(record.moves)} moves, more than the {MAX_UPLOAD_MOVES} a review takes",
+                code="app:errors.review_too_long",
+                params={"moves": len(record.moves), "most": MAX_UPLOAD_MOVES},
+            )
+        for _ in positions(record):  # every move replays (else BadInput naming the move)
+            pass
+    except RobotableError as exc:
+        raise from_game_error(exc) from None
+    except (KeyError, ValueError, TypeError) as exc:  # an engine's own check of the options or moves
+        raise ApiError(f"record: cannot be replayed: {type(exc).__name__}: {exc}"[:300]) from None
+    if not record.moves:
+        raise ApiError("record: it has no moves to review", code="app:errors.review_no_moves")
+    return record
+
+
+@router.post(
+    "/api/reviews",
+    response_model=ReviewProgress,
+    status_code=202,
+    responses=UPLOAD_ERRORS,
+    tags=["reviews"],
+)
+async def upload_review(request: Request, body: UploadedRecord, account: CurrentAccount) -> Any:
+    """Review an uploaded record (every seat: a record holds every hand). The answer has the review's
+    ``id``; ``GET /api/reviews/{id}`` gives its progress, then the review. For signed-in accounts;
+    rate-limited like hints (``ROBOTABLE_HINT_RATE``) and counted against your bot quota. A record of at
+    most 1000 moves (and 64 KB, the server's body limit) whose moves replay."""
+    record = await asyncio.to_thread(_check_record, body.record)
+    owner = owner_key(request, account)
+    await request.app.state.rates.hit_hint_async(owner)
+    queue = getattr(request.app.state, "bot_queue", None)
+    quotas: Quotas | None = getattr(request.app.state, "bot_quotas", None)
+    if queue is not None and quotas is not None:
+        used = await asyncio.to_thread(queue.used, owner)
+        if used >= quotas.seconds_per_hour:
+            raise TooMany(
+                f"bot quota: your bots, hints and reviews thought for {used:.0f} s in the last hour (at most "
+                f"{quotas.seconds_per_hour:.0f} s)"
+            )
+    review_id = secrets.token_hex(8)
+    data = record.to_json()
+    row = await _start(request, UPLOAD + review_id, data, len(record.moves), account.id, data)
+    return _progress(row, review_id)
+
+
+@router.get(
+    "/api/reviews/{review_id}",
+    response_model=ReviewOut,
+    responses={**ERRORS, **PROGRESS_RESPONSE},
+    tags=["reviews"],
+)
+async def uploaded_review(
+    request: Request,
+    review_id: Annotated[str, Path(description="the id POST /api/reviews answered", max_length=40)],
+    account: CurrentAccount,
+    lang: Annotated[str | None, Query(description="Language of the sentences (default: Accept-Language).")] = None,
+) -> Any:
+    """An uploaded record's review: ``202`` with the progress while it is queued or computed, then every
+    seat's review. Only for the account that uploaded it."""
+    storage = request.app.state.manager.storage
+    await asyncio.to_thread(ensure_table, storage.engine, storage.url, storage.schema)
+
+    def read() -> dict[str, Any] | None:
+        with storage.engine.begin() as conn:
+            return review_jobs.row_of(conn, UPLOAD + review_id)
+
+    row = await asyncio.to_thread(read)
+    if row is None:
+        raise NotFound(f"no uploaded review {review_id!r}" if len(review_id) <= 24 else "no such uploaded review")
+    if row["owner"] != account.id:
+        raise Forbidden(
+            "an uploaded record's review is for the account that uploaded it", code="app:errors.review_not_yours"
+        )
+    if row["status"] == "failed" and row.get("record") is not None:
+        row = await _start(request, UPLOAD + review_id, row["record"], row["total"], row["owner"], row["record"])
+    if row["status"] != "done":
+        return _progress(row, review_id)
+    return _answer(row, None, _language(request, lang), table=None, id=review_id)
 
 
 class ExerciseOut(BaseModel):
@@ -345,5 +480,5 @@ async def my_exercises(
     search's move was much better than the one you played, the largest losses first."""
     storage = request.app.state.manager.storage
     await asyncio.to_thread(ensure_table, storage.engine, storage.url, storage.schema)
-    language = lang if lang in languages() else best_language(request.headers.get("accept-language"))
+    language = _language(request, lang)
     return await asyncio.to_thread(exercises_of, storage.engine, account.id, min_loss, limit, language)

@@ -15,6 +15,10 @@ bots of one turn together at most ``--think`` (``ROBOTABLE_BOT_THINK``, default 
 the search is cut short rather than the table kept waiting. At a turn-based table nobody watches the
 bot think: the cap is ``--think-turn`` (``ROBOTABLE_BOT_THINK_TURN``, default 10 s) for the turn's
 bots, so the level spends its whole CPU budget, plays at the strength it is rated at, and no deeper.
+
+Reviews (issue 30, ``review_jobs.py``): a worker with no bot turn to play computes a review (a finished
+table's, or an uploaded record's) with the server's budget (``ROBOTABLE_REVIEW_ITERATIONS`` or the hard
+level's), recording its progress, and plays every bot turn that comes due between two of its decisions.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from sqlalchemy import select
 from robotable import games
 from robotable.core import State
 
-from . import bots
+from . import bots, review_jobs
 from .botqueue import BotQueue, Turn, backoff
 from .clocks import TURN, clocks_table
 from .storage import MoveRow, Storage, TableRow, database_url
@@ -45,6 +49,8 @@ log = logging.getLogger("robotable.worker")
 
 #: Wall seconds the bots of one turn may think at a turn-based table (``ROBOTABLE_BOT_THINK_TURN``).
 TURN_THINK = 10.0
+#: How often an idle worker looks for a review to compute (seconds).
+REVIEW_LOOK = 1.0
 #: Tables whose replayed state a worker keeps between turns.
 CACHED_STATES = 256
 
@@ -64,6 +70,7 @@ class Worker:
         name: str | None = None,
         people_only: bool = False,
         turn_think_seconds: float = TURN_THINK,
+        reviews: bool = True,
     ) -> None:
         self.storage = storage
         self.queue = BotQueue(storage)
@@ -81,6 +88,10 @@ class Worker:
         self.failures = 0
         #: The web process that started this worker (``--parent``): gone, the worker stops.
         self.parent: int | None = None
+        #: Whether this worker computes reviews when it has no bot turn (``--no-reviews``: not).
+        self.reviews = reviews
+        self.review_budget = review_jobs.server_budget()
+        self.next_review_look = 0.0
 
     def run(self) -> None:
         """Take turns until stopped."""
@@ -103,6 +114,42 @@ class Worker:
             time.sleep(min(0.1, left))
 
     def step(self) -> bool:
+        """Take and play one bot turn, else compute one review; False if there was neither."""
+        return self.bot_step() or self.review_step()
+
+    def review_step(self) -> bool:
+        """Take a review and compute it, playing due bot turns between its decisions; False if none."""
+        if not self.reviews or self.done() or time.monotonic() < self.next_review_look:
+            return False
+        self.next_review_look = time.monotonic() + REVIEW_LOOK
+        engine = self.storage.engine
+        try:
+            review_jobs.ensure_table(engine, self.storage.url, self.storage.schema)
+            job = review_jobs.claim(engine, self.name, self.review_budget)
+        except Exception as exc:
+            log.warning("cannot take a review (%s)", type(exc).__name__)
+            self.storage.engine.dispose()
+            return False
+        if job is None:
+            return False
+        self.next_review_look = 0.0  # another may be waiting
+        log.info("reviewing %s", job.key)
+
+        def between() -> None:
+            while not self.done() and self.bot_step():
+                pass
+            if self.done():
+                raise review_jobs.Stopped("the worker is stopping")
+
+        seconds = review_jobs.compute(engine, job.key, job.record, job.budget, between, self.name)
+        if job.owner is not None:
+            try:
+                self.queue.charge(f"account:{job.owner}", seconds)
+            except Exception:
+                log.warning("cannot charge review %s to its owner", job.key)
+        return True
+
+    def bot_step(self) -> bool:
         """Take and play one turn; False if there was none (or the database is unreachable)."""
         try:
             turn = self.queue.claim(self.name, self.lease, self.people_only)
@@ -233,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
         "--people-only", action="store_true", help="take only turns of tables with people (never all-bot tables)"
     )
     parser.add_argument(
+        "--no-reviews", action="store_true", help="compute no reviews (only bot turns); default: reviews when idle"
+    )
+    parser.add_argument(
         "--parent", type=int, default=None, help="pid of the web process that started this worker: stop when it is gone"
     )
     parser.add_argument(
@@ -261,6 +311,7 @@ def main(argv: list[str] | None = None) -> None:
         seconds_per_hour=quotas.seconds_per_hour,
         people_only=args.people_only,
         turn_think_seconds=args.think_turn,
+        reviews=not args.no_reviews,
     )
     worker.parent = args.parent  # given by the parent: read here, it could already be gone (then pid 1)
     signal.signal(signal.SIGTERM, lambda *_: setattr(worker, "stopping", True))
