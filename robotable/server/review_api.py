@@ -354,7 +354,6 @@ def _check_record(data: dict[str, Any]) -> Record:
     response_model=ReviewProgress,
     status_code=202,
     responses=UPLOAD_ERRORS,
-    tags=["reviews"],
 )
 async def upload_review(request: Request, body: UploadedRecord, account: CurrentAccount) -> Any:
     """Review an uploaded record (every seat: a record holds every hand). The answer has the review's
@@ -383,7 +382,6 @@ async def upload_review(request: Request, body: UploadedRecord, account: Current
     "/api/reviews/{review_id}",
     response_model=ReviewOut,
     responses={**ERRORS, **PROGRESS_RESPONSE},
-    tags=["reviews"],
 )
 async def uploaded_review(
     request: Request,

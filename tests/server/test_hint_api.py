@@ -108,3 +108,20 @@ def test_the_hint_endpoint_is_in_the_openapi_schema(client: TestClient) -> None:
     post = client.get("/openapi.json").json()["paths"]["/api/tables/{table_id}/hint"]["post"]
     assert {"200", "401", "403", "409", "429"} <= set(post["responses"])
     assert post["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("HintOut")
+
+
+def test_a_table_of_people_created_without_hints_allowed_refuses_hints(client: TestClient, create_table) -> None:
+    """Not rated (a chosen seed), several people, "Hints allowed" not ticked: 403, for every seat, the
+    seat to move too; the same table with hints allowed answers."""
+    client.app.state.manager.allow_positions = True  # a test server: a chosen seed for a table of people
+    plain = create_table(client, [HUMAN, HUMAN], seed=7)
+    assert plain["table"]["rated"] is False and plain["table"]["hints"] is False
+    table, tokens = plain["table"]["id"], plain["tokens"]
+    to_move = state(client, table, 0, tokens[0])["to_act"]
+    for seat in (0, 1):
+        refused = ask(client, table, seat, tokens[seat])
+        assert refused.status_code == 403, (seat, refused.text)
+        assert refused.json()["code"] == "app:errors.hints_not_allowed" and "not allowed" in refused.json()["detail"]
+    allowed = create_table(client, [HUMAN, HUMAN], seed=7, hints=True)
+    seat = to_move[0]
+    assert ask(client, allowed["table"]["id"], seat, allowed["tokens"][seat]).status_code == 200

@@ -101,3 +101,101 @@ def test_find_the_better_move_lists_the_players_largest_losses_from_stored_revie
     assert client.get("/api/account/exercises", headers=bearer(guest_token(client, "Other"))).json() == []
     assert client.get("/api/account/exercises").status_code == 401
     assert client.get("/api/account/exercises", params={"min_loss": 2}, headers=bearer(token)).status_code == 422
+
+
+def upload(client: TestClient, token: str | None, body: Any):
+    return client.post("/api/reviews", json=body, headers=bearer(token) if token else None)
+
+
+def test_an_uploaded_records_review_covers_every_seat_for_its_uploader_only(make_client, create_table) -> None:
+    """Without bot workers the web process's review process computes it (with workers: test_review_workers.py)."""
+    client = make_client()
+    client.app.state.review_budget = BUDGET
+    made = create_table(client, [HUMAN, BOT])
+    table, token = made["table"]["id"], made["tokens"][0]
+    play_out(client, table, 0, token)
+    record = client.get(f"/api/tables/{table}/record", headers=bearer(token)).json()
+    uploader = guest_token(client, "Uploader")
+    sent = upload(client, uploader, {"record": record})
+    assert sent.status_code == 202, sent.text
+    review_id = sent.json()["id"]
+    assert sent.json()["status"] == "running" and sent.json()["total"] == len(record["moves"])
+    done = wait_for(
+        lambda: (r := client.get(f"/api/reviews/{review_id}", headers=bearer(uploader))).status_code == 200 and r,
+        "the uploaded record's review",
+    )
+    body = done.json()
+    expected = review_record(Record.from_json(record), budget=BUDGET).to_json()
+    assert body["id"] == review_id and body["table"] is None and body["moves"] == len(record["moves"])
+    assert [{k: v for k, v in s.items() if k != "text"} for s in body["seats"]] == expected["seats"]
+    assert [s["seat"] for s in body["seats"]] == [0, 1]  # the bot's seat too: a record holds every hand
+    refused = client.get(f"/api/reviews/{review_id}", headers=bearer(token))  # the table's player, not the uploader
+    assert refused.status_code == 403 and refused.json()["code"] == "app:errors.review_not_yours"
+    assert client.get(f"/api/reviews/{review_id}").status_code == 401
+    assert client.get("/api/reviews/0123456789abcdef", headers=bearer(uploader)).status_code == 404
+    # the search time is the uploader's, in the bot quota's hourly window
+    account = client.get("/api/account", headers=bearer(uploader)).json()["account"]
+    wait_for(lambda: client.app.state.bot_queue.used(f"account:{account['id']}") > 0, "the review's time charged")
+
+
+def test_bad_uploads_are_refused_naming_the_problem(client: TestClient, create_table) -> None:
+    client.app.state.review_budget = BUDGET
+    token = guest_token(client, "Uploader")
+    good = {"game": "tf22-reload", "num_players": 2, "seed": 3, "options": {}, "moves": []}
+    cases = [
+        ({"record": {"game": "tf22-reload"}}, 400, "missing field 'num_players'"),
+        ({"record": {**good, "game": "chess"}}, 400, "chess"),
+        ({"record": {**good, "num_players": 9}}, 400, "9"),
+        ({"record": {**good, "moves": [[0, {"type": "play", "value": 99}]]}}, 400, "move 0"),
+        ({"record": {**good, "moves": [[7, {"type": "play", "value": 1}]]}}, 400, "move 0"),
+        ({"record": good}, 400, "no moves"),
+        ({"record": {**good, "moves": [[0, {"type": "play", "value": 1}]] * 1001}}, 400, "1001 moves"),
+        ({"record": good, "seat": 0}, 422, "seat"),
+        ({}, 422, "record"),
+    ]
+    for body, status, words in cases:
+        answer = upload(client, token, body)
+        assert answer.status_code == status, (body, answer.text)
+        assert words in answer.text, (words, answer.text)
+    huge = {"record": {**good, "meta": {"notes": "x" * 70_000}}}
+    too_big = upload(client, token, huge)
+    assert too_big.status_code == 413 and "bytes" in too_big.json()["detail"]
+    assert upload(client, None, {"record": good}).status_code == 401
+
+
+def test_uploads_are_rate_limited_like_hints_and_refused_over_the_bot_quota(make_client, create_table, monkeypatch):
+    monkeypatch.setenv("ROBOTABLE_HINT_RATE", "1/minute")
+    client = make_client()
+    client.app.state.review_budget = BUDGET
+    made = create_table(client, [HUMAN, BOT])
+    play_out(client, made["table"]["id"], 0, made["tokens"][0])
+    record = client.get(f"/api/tables/{made['table']['id']}/record", headers=bearer(made["tokens"][0])).json()
+    token = guest_token(client, "Uploader")
+    assert upload(client, token, {"record": record}).status_code == 202
+    limited = upload(client, token, {"record": record})
+    assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+    monkeypatch.setenv("ROBOTABLE_BOT_SECONDS", "0")
+    monkeypatch.setenv("ROBOTABLE_HINT_RATE", "100/minute")
+    over = make_client()
+    refused = upload(over, guest_token(over, "Uploader"), {"record": record})
+    assert refused.status_code == 429 and "bot quota" in refused.json()["detail"]
+
+
+def test_spectators_are_refused_a_review_naming_why(client: TestClient, create_table) -> None:
+    made = create_table(client, [HUMAN, BOT])
+    table, token = made["table"]["id"], made["tokens"][0]
+    play_out(client, table, 0, token)
+    assert client.get(f"/api/tables/{table}/replay").status_code == 200  # the replay is public
+    refused = review(client, table, guest_token(client, "Spectator"))
+    assert refused.status_code == 403 and refused.json()["code"] == "app:errors.review_spectator"
+    assert "spectator's view" in refused.json()["detail"]
+
+
+def test_the_upload_endpoints_are_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    post, get = paths["/api/reviews"]["post"], paths["/api/reviews/{review_id}"]["get"]
+    assert {"202", "400", "401", "413", "429"} <= set(post["responses"])
+    assert post["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewProgress")
+    assert {"200", "202", "401", "403", "404"} <= set(get["responses"])
+    assert get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("ReviewOut")
+    assert post["tags"] == ["reviews"] and get["tags"] == ["reviews"]
