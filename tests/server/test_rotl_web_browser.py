@@ -12,12 +12,10 @@ change, and ends the turn: the fourth robot ends the game. Screenshots of the ta
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
-from people import bearer, new_table
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from people import bearer, new_table, wait_for
 from rotl_positions import quiet_sellable_position
 from test_server_browser import ARTIFACTS, browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
@@ -67,14 +65,11 @@ def turn_text(page) -> str:
 
 def my_turn(page) -> None:
     """Wait until it is seat 0's turn again (answering any trade offer a bot makes by declining it)."""
-    for _ in range(400):
+    for _ in range(100):  # (a bound on the offers declined, not on time: bots may take long on a busy machine)
+        page.wait_for_selector("#end-turn, [data-decline]")
         if page.locator("#end-turn").count():
             return
-        decline = page.locator("[data-decline]")
-        if decline.count():
-            act(page, "[data-decline]")
-            continue
-        page.wait_for_timeout(100)
+        act(page, "[data-decline]")
     raise AssertionError("seat 0's turn never came back")
 
 
@@ -85,14 +80,14 @@ def settled(page) -> None:
 
 def answer_to_my_offer(server, table: str, token: str) -> dict[str, Any]:
     """The ``accepted`` or ``declined`` event answering seat 0's last offer (waiting for it)."""
-    for _ in range(300):
+
+    def answer() -> dict[str, Any] | None:
         log = server.api("GET", f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()["log"]
         mine = [e["offer"] for e in log if e["type"] == "offer" and e["from"] == 0]
         answers = [e for e in log if e["type"] in ("accepted", "declined") and mine and e["offer"] == mine[-1]]
-        if answers:
-            return answers[-1]
-        time.sleep(0.05)
-    raise AssertionError("no answer to seat 0's offer")
+        return answers[-1] if answers else None
+
+    return wait_for(answer, "an answer to seat 0's offer", timeout=120)
 
 
 def hand_parts(page) -> list[str]:
@@ -145,13 +140,15 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
 
     # next turn: pay $1 to go through a junk pile, and take the top torso
     my_turn(page)
-    for _ in range(5):  # (a bot's offer arriving meanwhile redraws the table: open the pile again)
-        page.locator("[data-show-pile='0']").click()
-        try:
-            page.wait_for_selector(".junk-item.legal", timeout=3_000)
+    # the click event goes to the button itself: a bot's offer arriving meanwhile redraws the table, and a
+    # mouse click at the button's place could be lost to the redraw (the pile then never opens)
+    page.locator("[data-show-pile='0']").dispatch_event("click")
+    page.wait_for_selector("[data-pile-list='0']")
+    for _ in range(100):  # an offer made to seat 0 meanwhile is declined first
+        page.wait_for_selector(".junk-item.legal, [data-decline]")
+        if page.locator(".junk-item.legal").count():
             break
-        except PlaywrightTimeout:
-            continue
+        act(page, "[data-decline]")
     hand_before = set(hand_parts(page))
     act(page, ".junk-item.legal")
     page.wait_for_function(f"() => document.querySelectorAll('[data-hand]').length > {len(hand_before)}")
@@ -216,7 +213,14 @@ def test_build_a_robot_on_the_workbench_sell_it_and_end_the_game(rotl_server, br
     phone.goto(f"{rotl_server.url}{made['links']['0']}")
     phone.wait_for_selector(".rotl .rotl-lines")
     phone.click("#open-bench")
+    # opening the workbench asks the server for its measures, and their answer redraws the bench: a
+    # click on Suggest while that redraw lands (a mouse down on one button, the up on its replacement)
+    # is lost, so the phone asks for suggestions once the bench is settled, and waits for the answer
+    phone.wait_for_selector("#bench-measures[data-state=ready]")
+    settled(phone)
     phone.click("#suggest")
+    phone.wait_for_selector("#suggestions")
+    assert phone.locator(f"[data-suggestion='{buyer}']").count() == 1, phone.locator("#suggestions").inner_text()
     phone.locator(f"[data-suggestion='{buyer}']").click()
     phone.wait_for_selector(f"[data-bench-buyer='{buyer}'] [data-sell]")
     phone.locator("#workbench").screenshot(path=str(ARTIFACTS / "rotl-phone-workbench.png"))

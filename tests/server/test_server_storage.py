@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from people import bearer, guest_token
+from people import bearer, guest_token, wait_for
 
 from robotable.server import create_app
 from robotable.server.batched_writes import BatchedWrites
@@ -271,8 +271,13 @@ def test_the_app_on_postgresql_resumes_after_a_restart(pg_schema: str) -> None:
                 now_ = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
             body = {"seat": 0, "action": now_["legal"][0], "after": now_["moves"]}
             assert c.post(f"/api/tables/{table}/moves", json=body, headers=bearer(token)).status_code == 200
-        time.sleep(0.2)
-        before = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
+
+        # the bots have answered (seat 0 may move again, the bots wait for it): nothing moves before the restart
+        def seat_0_to_move() -> dict | None:
+            state = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
+            return state if state["legal"] else None
+
+        before = wait_for(seat_0_to_move, "the bots' moves")
     with client() as c:
         after = c.get(f"/api/tables/{table}/state", params={"seat": 0}, headers=bearer(token)).json()
         assert after["moves"] == before["moves"] and after["view"] == before["view"] and after["log"] == before["log"]
