@@ -11,10 +11,24 @@ CHROMIUM    ?= /usr/bin/chromium
 
 setup: $(VENV)/.installed-test $(CHROMIUM)
 
+# uv installs the same packages as pip, from the same places (pip's configured constraints, wheel folders and
+# extra indexes are passed on), in seconds where pip takes minutes; pip installs them when uv cannot be had.
+# Playwright comes as its Python package only (no browser download: the tests drive $(CHROMIUM)).
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[$(if $(filter test,$*),$(TEST_EXTRAS),$(RUN_EXTRAS))]"
+	$(BIN)/python -m pip install --quiet uv || echo "uv is not available: installing with pip"
+	if test -x $(BIN)/uv; then \
+	  pipconf() { $(BIN)/python -m pip config get "global.$$1" 2>/dev/null || true; }; \
+	  args=""; \
+	  for c in $$(pipconf constraint); do args="$$args --constraint $$c"; done; \
+	  for f in $$(pipconf find-links) $$PIP_FIND_LINKS; do args="$$args --find-links $$f"; done; \
+	  for i in $$(pipconf extra-index-url); do args="$$args --extra-index-url $$i"; done; \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python --index-strategy unsafe-best-match $$args \
+	    -e ".[$(if $(filter test,$*),$(TEST_EXTRAS),$(RUN_EXTRAS))]"; \
+	else \
+	  $(BIN)/python -m pip install --quiet -e ".[$(if $(filter test,$*),$(TEST_EXTRAS),$(RUN_EXTRAS))]"; \
+	fi
 	touch $@
 
 $(CHROMIUM):
