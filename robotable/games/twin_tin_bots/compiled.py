@@ -27,7 +27,7 @@ from .hexgrid import FACING_NAMES, OFFSETS
 from .orders import BACK_UP, CHAINED_STEPS, FORWARD, LOAD, LONG_RANGE_ZAP, OP_NAMES, OPS_BY_TILE, TURNS, UNLOAD, ZAP
 from .phases import RUN, RunPoint
 from .running import OPERATIONS
-from .turns import end_turn
+from .turn import end_turn
 
 if TYPE_CHECKING:
     from .state import TtbState

@@ -15,7 +15,7 @@ from .components import TOKEN_LIMITS
 from .cutoff import CUTOFF
 from .observation import OBSERVATION
 from .serialize import parse_hex
-from .setup_game import setup
+from .setup import setup
 from .state import GAME_ID, TtbState
 
 

@@ -26,7 +26,7 @@ from .orders import (
     ZAP,
 )
 from .phases import RUN, START, RunPoint
-from .turns import end_turn
+from .turn import end_turn
 
 if TYPE_CHECKING:
     from .state import TtbState

@@ -8,10 +8,10 @@ Robots are numbered ``colour * robots_per_colour + k`` (k = 0 for robot A, 1 for
 axial ``(q, r)`` tuples, facings ints (see :mod:`.hexgrid`), crystals their point values (2, 3, 4)
 and tiles the ints of :class:`~.components.Tile`; -1 is an empty program slot.
 
-The rules live in their own modules, named after the rulebook: :mod:`.setup_game`, :mod:`.programs`
+The rules live in their own modules, named after the rulebook: :mod:`.setup`, :mod:`.programs`
 (changing programs), :mod:`.running` and :mod:`.orders` (running them), :mod:`.movement`,
-:mod:`.crystals`, :mod:`.zaps`, :mod:`.turns`, :mod:`.game_end`; the fixed board in :mod:`.board`,
-the phase and run point in :mod:`.phases`; views in :mod:`.views`, JSON in :mod:`.serialize` (and
+:mod:`.crystals`, :mod:`.zaps`, :mod:`.turn`, :mod:`.game_end`; the fixed board in :mod:`.board`,
+the phase and run point in :mod:`.phases`; views in :mod:`.view`, JSON in :mod:`.serialize` (and
 :mod:`.positions` for positions written by hand), the position's invariants in :mod:`.invariants`.
 Actions are applied through :data:`DISPATCH`, one ``(check, apply)`` pair per action type.
 """
@@ -24,7 +24,7 @@ from typing import Any
 from robotable.core import Action, BadInput, Event, Result, Rng, State, reason
 from robotable.core.errors import Message, Messages, name
 
-from . import compiled, crystals, game_end, invariants, programs, running, serialize, views, zaps
+from . import compiled, crystals, game_end, invariants, programs, running, serialize, view, zaps
 from .actions import DoubleModification, MoveBlob, Pass, Place, PlaceCrystal, Remove, Reset, Swap, ZapOrder
 from .board import BLOB_THING, GROUND, ROBOT, Board, Thing
 from .components import SLOTS_PER_ROBOT, ZAP_ORDERS, Tile, colour_name, robot_name, tile_name
@@ -381,12 +381,12 @@ class TtbState(State):
 
     def determinize(self, player: int, rng: Rng) -> TtbState:
         """Deal again every Special Order ``player`` cannot see: other colours' unrevealed ones and the stack."""
-        return views.determinize(self, player, rng)
+        return view.determinize(self, player, rng)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may know: the whole table, its own colours' hands, and of the other colours
         only the Special Orders they have revealed (the rest are counted)."""
-        return views.view(self, player)
+        return view.view(self, player)
 
     def to_json(self) -> dict[str, Any]:
         return serialize.to_json(self)

@@ -26,7 +26,7 @@ from .components import (
 )
 from .hexgrid import CENTRE, Hex, clockwise_key, distance, neighbours, parse_facing, ring_of
 from .programs import EMPTY
-from .turns import start_turn
+from .turn import start_turn
 
 if TYPE_CHECKING:
     from .state import TtbState
