@@ -37,7 +37,9 @@ from . import (
     hint_api,
     i18n_api,
     invite_api,
+    leaderboard_api,
     play_api,
+    profile_api,
     review_api,
     session_end,
 )
@@ -142,6 +144,8 @@ def create_app(
     app.state.limits = limits = RateLimits(limit_uri, redis_prefix or os.environ.get("ROBOTABLE_REDIS_PREFIX"))
     install_error_handlers(app)
     app.include_router(account_api.router)
+    app.include_router(leaderboard_api.router)
+    app.include_router(profile_api.router)
     app.include_router(play_api.router)
     app.include_router(bot_api.router)
     app.state.rates = rates = RateLimiter(storage=limits.storage, shared=limits.shared)
