@@ -29,20 +29,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Column,
-    DateTime,
-    Integer,
-    MetaData,
-    String,
-    Table,
     and_,
     exists,
     insert,
-    inspect,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -52,7 +43,8 @@ from robotable.ai.review import Budget, review_record
 from robotable.core import Record
 
 from .storage import moves_table, seats_table, tables_table
-from .tables import POSITION_KEY
+from .storage.schema import add_missing_columns, metadata, reviews
+from .table import POSITION_KEY
 
 log = logging.getLogger("robotable.server.review")
 
@@ -64,24 +56,6 @@ RECENT = timedelta(days=1)
 PROGRESS_EVERY = 1.0
 #: The key prefix of an uploaded record's review.
 UPLOAD = "upload-"
-
-metadata = MetaData()
-reviews = Table(
-    "reviews",
-    metadata,
-    Column("table_id", String(64), primary_key=True),  # a table's id, or upload-<id>
-    Column("status", String(16), nullable=False),  # queued, running, done, failed
-    Column("done", Integer, nullable=False, default=0),
-    Column("total", Integer, nullable=False, default=0),
-    Column("budget", JSON, nullable=False),
-    Column("review", JSON, nullable=True),
-    Column("error", String(500), nullable=True),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    # added for the bot workers and uploads (older databases get them at start-up: all nullable)
-    Column("worker", String(60), nullable=True),  # the bot worker computing it
-    Column("owner", String(24), nullable=True),  # an upload's account
-    Column("record", JSON, nullable=True),  # an upload's record
-)
 
 
 def server_budget() -> Budget:
@@ -111,18 +85,9 @@ def ensure_table(engine: Engine, url: str, schema: str | None) -> None:
     if (url, schema) in _ready:
         return
     with engine.begin() as conn:
-        metadata.create_all(conn)
-        _add_missing_columns(conn, schema)
+        metadata.create_all(conn, tables=[reviews])
+        add_missing_columns(conn, schema, [reviews])
     _ready.add((url, schema))
-
-
-def _add_missing_columns(conn: Connection, schema: str | None) -> None:
-    present = {c["name"] for c in inspect(conn).get_columns(reviews.name, schema=schema)}
-    prefix = f'"{schema}".' if schema else ""
-    for column in reviews.columns:
-        if column.name not in present and column.nullable:
-            kind = column.type.compile(dialect=conn.dialect)
-            conn.execute(text(f'ALTER TABLE {prefix}"{reviews.name}" ADD COLUMN "{column.name}" {kind}'))
 
 
 def row_of(conn: Connection, key: str) -> dict[str, Any] | None:
@@ -198,14 +163,14 @@ class Job:
     owner: str | None
 
 
-def claim(engine: Engine, worker: str, budget: Budget) -> Job | None:
-    """Take a review to compute: a queued one, one whose worker went quiet, or a recently finished table
-    of people not reviewed yet (reviewed with ``budget``). None if there is none."""
+def claim(engine: Engine, worker: str, budget: Budget, lease: float = WORKER_LEASE) -> Job | None:
+    """Take a review to compute: a queued one, one whose worker recorded nothing for ``lease`` seconds,
+    or a recently finished table of people not reviewed yet (reviewed with ``budget``). None if none."""
     stamp = now()
     lost = and_(
         reviews.c.status == "running",
         reviews.c.worker.is_not(None),
-        reviews.c.updated_at < stamp - timedelta(seconds=WORKER_LEASE),
+        reviews.c.updated_at < stamp - timedelta(seconds=lease),
     )
     with engine.begin() as conn:
         rows = conn.execute(

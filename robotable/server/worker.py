@@ -40,10 +40,11 @@ from robotable import games
 from robotable.core import State
 
 from . import bots, review_jobs
+from .bot_api import Quotas
 from .botqueue import BotQueue, Turn, backoff
 from .clocks import TURN, clocks_table
 from .storage import MoveRow, Storage, TableRow, database_url
-from .tables import start_state
+from .table import start_state
 
 log = logging.getLogger("robotable.worker")
 
@@ -71,6 +72,7 @@ class Worker:
         people_only: bool = False,
         turn_think_seconds: float = TURN_THINK,
         reviews: bool = True,
+        review_lease: float = review_jobs.WORKER_LEASE,
     ) -> None:
         self.storage = storage
         self.queue = BotQueue(storage)
@@ -91,6 +93,8 @@ class Worker:
         #: Whether this worker computes reviews when it has no bot turn (``--no-reviews``: not).
         self.reviews = reviews
         self.review_budget = review_jobs.server_budget()
+        #: Seconds without progress after which another worker's review is taken as lost (killed).
+        self.review_lease = review_lease
         self.next_review_look = 0.0
 
     def run(self) -> None:
@@ -125,7 +129,7 @@ class Worker:
         engine = self.storage.engine
         try:
             review_jobs.ensure_table(engine, self.storage.url, self.storage.schema)
-            job = review_jobs.claim(engine, self.name, self.review_budget)
+            job = review_jobs.claim(engine, self.name, self.review_budget, self.review_lease)
         except Exception as exc:
             log.warning("cannot take a review (%s)", type(exc).__name__)
             self.storage.engine.dispose()
@@ -280,6 +284,12 @@ def main(argv: list[str] | None = None) -> None:
         "--people-only", action="store_true", help="take only turns of tables with people (never all-bot tables)"
     )
     parser.add_argument(
+        "--review-lease",
+        type=float,
+        default=review_jobs.WORKER_LEASE,
+        help="seconds without progress after which another worker's review is taken over",
+    )
+    parser.add_argument(
         "--no-reviews", action="store_true", help="compute no reviews (only bot turns); default: reviews when idle"
     )
     parser.add_argument(
@@ -299,8 +309,6 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("set ROBOTABLE_WORKER_SECRET (the same as the web processes')")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from .bot_api import Quotas
-
     quotas = Quotas.from_env()
     worker = Worker(
         Storage(database_url(args.database), schema=args.schema or None),
@@ -312,6 +320,7 @@ def main(argv: list[str] | None = None) -> None:
         people_only=args.people_only,
         turn_think_seconds=args.think_turn,
         reviews=not args.no_reviews,
+        review_lease=args.review_lease,
     )
     worker.parent = args.parent  # given by the parent: read here, it could already be gone (then pid 1)
     signal.signal(signal.SIGTERM, lambda *_: setattr(worker, "stopping", True))

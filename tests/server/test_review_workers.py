@@ -132,3 +132,32 @@ def test_a_reviewing_worker_plays_bot_turns_shows_progress_and_hands_the_review_
         assert worker.proc.wait(timeout=30) == 0
         back = review_rows(server, table)
         assert back["status"] == "queued" and back["worker"] is None and back["done"] == 0
+
+
+def test_a_killed_workers_review_is_taken_over_after_its_lease(
+    cluster: Any,  # noqa: F811
+    create_table: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ROBOTABLE_REVIEW_ITERATIONS", "40")
+    server = cluster("postgresql")
+    made = create_table(server, [HUMAN, HUMAN], hotseat=True)
+    table, token = made["table"]["id"], made["tokens"][0]
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        play_hotseat(http, table, token)
+        record = Record.from_json(http.get(f"/api/tables/{table}/record", headers=bearer(token)).json())
+    first = server.worker()
+    wait_for(lambda: (review_rows(server, table) or {}).get("done", 0) > 0, "the first worker's progress")
+    first.kill()  # SIGKILL: it hands nothing back
+    stuck = review_rows(server, table)
+    assert stuck["status"] == "running" and stuck["worker"]
+    server.worker("--review-lease", "3")
+    wait_for(
+        lambda: (r := review_rows(server, table))["worker"] not in (None, stuck["worker"]) or r["status"] == "done",
+        "another worker taking the review over",
+    )
+    wait_for(
+        lambda: review_rows(server, table)["status"] == "done", "the review done by the second worker", timeout=180
+    )
+    stored = review_rows(server, table)["review"]
+    assert stored == review_record(record, budget=Budget(iterations=40)).to_json()  # the same review
