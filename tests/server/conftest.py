@@ -49,6 +49,7 @@ class ServerProcess:
     log: Path | None = None
     env: dict[str, str] | None = None  # extra environment variables (limits, workers)
     extra: tuple[str, ...] = ()  # more command-line options (e.g. --redis URL)
+    bots: str | None = None  # --bots: inline, spawn or external (None: the server's own default, spawn)
 
     @property
     def url(self) -> str:
@@ -74,6 +75,8 @@ class ServerProcess:
         ]
         if self.schema:
             cmd += ["--schema", self.schema]
+        if self.bots:
+            cmd += ["--bots", self.bots]
         cmd += list(self.extra)
         self.log = log = Path(tempfile.mkstemp(prefix="robotable-server-", suffix=".log")[1])
         with log.open("wb") as out:  # a file, not a pipe: a chatty server never blocks on a full pipe
@@ -116,7 +119,12 @@ class ServerProcess:
 
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Start server processes on a SQLite file in tmp_path (all stopped at the end)."""
+    """Start server processes on a SQLite file in tmp_path (all stopped at the end).
+
+    Their bots think in a thread of the server process (``--bots inline``, as in-process apps do): the
+    two worker processes of ``--bots spawn`` (the default of ``robotable serve``) cost two more Python
+    start-ups per server and a poll per bot move. The tests of the worker processes themselves ask for
+    ``bots="spawn"`` (or set ``ROBOTABLE_BOTS`` in ``env``)."""
     started: list[ServerProcess] = []
 
     def start(
@@ -124,8 +132,11 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
         database: str | None = None,
         schema: str | None = None,
         env: dict[str, str] | None = None,
+        bots: str = "inline",
     ) -> ServerProcess:
-        server = ServerProcess(database or f"sqlite:///{tmp_path / 'robotable.db'}", bot_delay, schema=schema, env=env)
+        mode = None if env and "ROBOTABLE_BOTS" in env else bots
+        database = database or f"sqlite:///{tmp_path / 'robotable.db'}"
+        server = ServerProcess(database, bot_delay, schema=schema, env=env, bots=mode)
         started.append(server)  # stopped at the end even if it fails to start
         return server.start()
 

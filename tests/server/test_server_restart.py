@@ -44,7 +44,7 @@ def play_first_legal(server, table: str, seat: int, token: str, times: int) -> N
 
 
 def test_every_table_resumes_at_its_last_accepted_move(server_factory, create_table) -> None:
-    server = server_factory(bot_delay=0.1)
+    server = server_factory(bot_delay=0.1, bots="spawn")  # as `robotable serve` runs: bots in a worker process
     # a hotseat table of two people: a battle, a load, and seat 0's secret choice pending
     hot = create_table(server, [HUMAN, HUMAN], hotseat=True)
     hot_id, hot_tokens = hot["table"]["id"], hot["tokens"]
@@ -71,7 +71,8 @@ def test_every_table_resumes_at_its_last_accepted_move(server_factory, create_ta
     assert not bots_seen["result"] and bots_seen["moves"] > 0
 
     server.kill()
-    again = server_factory(bot_delay=0.02, database=server.database)  # faster now, to finish the bots' game
+    # faster now, to finish the bots' game
+    again = server_factory(bot_delay=0.02, database=server.database, bots="spawn")
 
     assert [snapshot(again, hot_id, s, hot_tokens[s]) for s in (0, 1)] + [snapshot(again, hot_id)] == hot_before
     assert snapshot(again, solo_id, 0, solo_token) == solo_before

@@ -194,7 +194,7 @@ def workers_of(server: Any) -> list[bytes]:
 
 
 def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, create_table: Any) -> None:
-    server = server_factory(bot_delay=0.02)  # python -m robotable.server: --bots spawn by default
+    server = server_factory(bot_delay=0.02, bots="spawn")  # python -m robotable.server: --bots spawn by default
     worker_pids = workers_of(server)
     assert len(worker_pids) == 2  # one for every table, one kept for tables with people
     made = create_table(server, [HUMAN, {"kind": "bot", "difficulty": "random"}])
@@ -228,7 +228,7 @@ def test_serve_keeps_bots_in_a_worker_process_of_its_own(server_factory: Any, cr
 
 
 def test_spawned_workers_stop_with_a_server_killed_at_once(server_factory: Any) -> None:
-    server = server_factory()
+    server = server_factory(bots="spawn")
     server.kill()  # at once: the workers may still be starting, and must not outlive it
     gone = lambda: subprocess.run(["pgrep", "-f", f"--server {server.url}"], capture_output=True).returncode != 0  # noqa: E731
     wait_for(gone, 60, "the workers to stop with their server")
