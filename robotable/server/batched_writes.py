@@ -1,4 +1,4 @@
-"""PostgreSQL writes from the event loop, sent in batches (the moves' appends, see storage.py).
+"""PostgreSQL writes from the event loop, sent in batches (the moves' appends, see storage/store.py).
 
 A write is one statement that answers one value (a compare-and-set: 1 if it wrote, 0 if its table moved
 on). :meth:`BatchedWrites.run` puts it on a queue and waits. ``ROBOTABLE_MOVE_CONNECTIONS`` writer tasks,

@@ -22,14 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import (
-    Boolean,
-    Column,
-    DateTime,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
     and_,
     func,
     insert,
@@ -40,31 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from .storage import Storage, now, tables_table
-
-metadata = MetaData()
-
-bot_turns = Table(
-    "robotable_bot_turns",
-    metadata,
-    Column("table_id", String(24), primary_key=True),
-    Column("owner", String(80), nullable=True, index=True),
-    Column("all_bots", Boolean, nullable=False, default=False),
-    Column("pending", Boolean, nullable=False, default=False, index=True),
-    Column("version", Integer, nullable=False, default=0),  # the move count the turn is for
-    Column("due_at", DateTime(timezone=True), nullable=False),
-    Column("lease_until", DateTime(timezone=True), nullable=True),
-    Column("worker", String(60), nullable=True),
-    Column("attempts", Integer, nullable=False, default=0),
-    Column("last_error", String(200), nullable=True),
-)
-
-bot_usage = Table(
-    "robotable_bot_usage",
-    metadata,
-    Column("owner", String(80), primary_key=True),
-    Column("window_start", DateTime(timezone=True), nullable=False),
-    Column("seconds", Float, nullable=False, default=0.0),
-)
+from .storage.schema import bot_turns, bot_usage
 
 #: The quota window for bot thinking time.
 WINDOW = timedelta(hours=1)
@@ -91,9 +59,7 @@ class BotQueue:
     """The queue on a :class:`Storage` (same database, same schema). Every method is blocking."""
 
     def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        with storage.transaction() as conn:
-            metadata.create_all(conn)
+        self.storage = storage  # its tables are created with the storage's (storage/schema.py)
 
     # -- web processes ------------------------------------------------------------------------------
 

@@ -32,15 +32,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Table,
     and_,
     bindparam,
     delete,
@@ -53,7 +44,8 @@ from robotable.core import RobotableError
 
 from . import bots
 from .errors import ApiError, Conflict
-from .storage import RowUpdate, SeatRow, Storage, metadata, now, rows_beside
+from .storage import RowUpdate, SeatRow, Storage, now, rows_beside
+from .storage.schema import clocks_table, seat_clocks_table, seat_notes_table
 
 if TYPE_CHECKING:
     from .schemas import TimeControlSpec
@@ -71,24 +63,6 @@ DAY_MS = 86_400_000
 #: if that is shorter).
 RECLAIM_MS = 60_000
 
-clocks_table = Table(
-    "robotable_clocks",
-    metadata,
-    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("control", JSON, nullable=False),
-)
-
-seat_clocks_table = Table(
-    "robotable_seat_clocks",
-    metadata,
-    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("remaining_ms", BigInteger, nullable=False),  # time left when stopped
-    Column("deadline", DateTime(timezone=True), nullable=True, index=True),  # set while running
-    Column("timed_out", Boolean, nullable=False, default=False),  # the time-out of this run was fired
-    Column("away_deadline", DateTime(timezone=True), nullable=True),  # live: end of a disconnection's grace
-)
-
 
 def _seat_key(table_id: str, seat: int) -> tuple[Any, Any]:
     """Where-clauses of one seat's clock row."""
@@ -98,18 +72,6 @@ def _seat_key(table_id: str, seat: int) -> tuple[Any, Any]:
 #: Some columns of one seat's clock (the columns written are the parameters not named at_*), built once.
 _SET_SEAT_CLOCK = update(seat_clocks_table).where(
     seat_clocks_table.c.table_id == bindparam("at_table"), seat_clocks_table.c.seat == bindparam("at_seat")
-)
-
-seat_notes_table = Table(
-    "robotable_seat_notes",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), index=True),
-    Column("seat", Integer, nullable=False),
-    Column("kind", String(16), nullable=False),  # timeout, handed_to_bot, reclaimed
-    Column("move", Integer, nullable=False),
-    Column("detail", String(120), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 

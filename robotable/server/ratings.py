@@ -22,14 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Column,
-    DateTime,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Table,
     func,
     insert,
     select,
@@ -40,32 +32,10 @@ from sqlalchemy.exc import IntegrityError
 from robotable.arena.ratings import model, rate_game
 
 from . import bots, levels
-from .storage import Storage, TableRow, metadata, now
+from .storage import Storage, TableRow, now
+from .storage.schema import rated_tables_table, ratings_table
 
 log = logging.getLogger("robotable.server")
-
-ratings_table = Table(
-    "robotable_ratings",
-    metadata,
-    Column("game", String(60), primary_key=True),
-    Column("entry", String(80), primary_key=True),  # account:<id> or a bot's agent spec
-    Column("kind", String(8), nullable=False),  # account or bot
-    Column("label", String(60), nullable=False),  # the name shown (an account's name at its last game)
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("wins", Integer, nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-rated_tables_table = Table(
-    "robotable_rated_tables",
-    metadata,
-    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("game", String(60), nullable=False),
-    Column("changes", JSON, nullable=False),  # per seat: entry, mu before and after
-    Column("rated_at", DateTime(timezone=True), nullable=False),
-)
 
 #: Leaderboards list at most this many entries.
 MAX_BOARD = 200
