@@ -9,10 +9,11 @@ first request starts it in a background process of the web process, one review a
 process that serves people. Until it is ready the answer is ``202`` with the progress.
 
 Who sees what: a review at a decision is made from that seat's view alone (its hand, its secret choices),
-so each player gets the reviews of the seats they played, and nobody else's: spectators (and the players
-of the other seats) are refused, since a seat's values move with what only that seat knew, and no game
-can yet sample the hidden state from a spectator's view. An uploaded record holds every hand: its
-uploader gets every seat's review.
+so each player gets the reviews of the seats they played. A spectator of the finished table (its replay is
+public), or a player asking about another seat, gets them only where at every decision the deciding seat
+knew no more than a spectator (:func:`robotable.ai.review.spectator.spectator_refusal`: TF22, whose
+hidden parts are hidden from every seat alike); elsewhere they are refused, naming why. An uploaded
+record holds every hand: its uploader gets every seat's review.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from robotable.ai.review import Budget, Review, positions
+from robotable.ai.review.spectator import spectator_refusal
 from robotable.ai.review.text import describe, describe_move, where
 from robotable.core import Record, RobotableError
 from robotable.core.i18n import best_language, languages
@@ -49,7 +51,7 @@ from .review_jobs import aware as _aware
 from .review_jobs import now as _now
 from .schemas import ErrorOut, Strict
 from .storage import seats_table
-from .tables import POSITION_KEY, TableManager
+from .table import POSITION_KEY, TableManager
 
 log = logging.getLogger("robotable.server.review")
 
@@ -63,11 +65,7 @@ STALE = timedelta(minutes=10)
 #: The most moves an uploaded record may have (its size is bounded by the server's body limit, 64 KB).
 MAX_UPLOAD_MOVES = 1000
 #: Why a spectator gets no review (and what would be needed for one).
-SPECTATOR_REFUSAL = (
-    "a review is for its seat's player only: a seat's values move with what only that seat knew, and a "
-    "spectator's review would need searches over samples of the hidden state drawn from a spectator's view, "
-    "which no game can make yet"
-)
+SPECTATOR_REFUSAL = "a review is for its seat's player only here: a seat's values move with what only that seat knew"
 #: "Find the better move": a decision whose move played lost at least this much becomes an exercise.
 EXERCISE_LOSS = 0.10
 #: How many exercises the profile shows (the largest losses first).
@@ -111,6 +109,9 @@ class ReviewOut(BaseModel):
     status: str
     table: str | None = Field(description="the table reviewed (none for an uploaded record)")
     id: str | None = Field(default=None, description="an uploaded record's review id")
+    spectator: bool = Field(
+        default=False, description="shown to a spectator: every seat knew no more than a spectator at its decisions"
+    )
     game: str
     num_players: int
     moves: int
@@ -291,31 +292,40 @@ async def table_review(
     """The review of a finished table by the bots' own search, for the seats you played: each decision's
     value before and after your move, the search's better move and the loss, turning points and largest
     losses. With bot workers it is computed as soon as the table ends; without, the first request starts
-    it in the background (``202`` with the progress until it is ready). Spectators are refused (403): a
-    seat's review is made from what that seat knew."""
+    it in the background (``202`` with the progress until it is ready). Spectators, and players asking
+    about another seat, get every seat's review only where no deciding seat knew more than a spectator
+    (TF22); elsewhere 403, naming the first decision where one did."""
     manager: TableManager = request.app.state.manager
     live = await manager.get(table_id)
     if account is None:
         raise Unauthorized("sign in: a table's review is for its players", code="app:errors.sign_in")
     mine = manager.seats_of(live, account)
-    if not mine:
-        raise Forbidden(SPECTATOR_REFUSAL, code="app:errors.review_spectator")
-    if seat is not None and seat not in mine:
-        raise Forbidden(
-            f"seat {seat + 1} is not yours: a review is for its seat's player only",
-            code="app:errors.not_your_seat",
-            params={"seat": seat + 1},
-        )
+    if seat is not None and not 0 <= seat < live.row.num_players:
+        raise ApiError(f"seat must be 0 to {live.row.num_players - 1}, got {seat}")
     if not live.state.is_over():
+        if not mine:
+            raise Forbidden(SPECTATOR_REFUSAL, code="app:errors.review_spectator")
         raise Conflict("reviews are for finished tables: this game is still being played")
     if POSITION_KEY in live.row.options:
         raise Conflict("this table started from a written position (a test server feature): it has no record")
     record = live.record()
+    others = not mine or (seat is not None and seat not in mine)
+    if others:  # a spectator, or a player asking about another seat: only where a spectator may see it
+        reason = await asyncio.to_thread(spectator_refusal, record)
+        if reason is not None and not mine:
+            raise Forbidden(f"{SPECTATOR_REFUSAL}: {reason}", code="app:errors.review_spectator")
+        if reason is not None:
+            assert seat is not None
+            raise Forbidden(
+                f"seat {seat + 1} is not yours: a review is for its seat's player only ({reason})",
+                code="app:errors.not_your_seat",
+                params={"seat": seat + 1},
+            )
     row = await _start(request, live.id, record.to_json(), len(record.moves))
     if row["status"] != "done":
         return _progress(row)
-    wanted = [seat] if seat is not None else mine
-    return _answer(row, wanted, _language(request, lang), table=live.id)
+    wanted = [seat] if seat is not None else (mine or None)
+    return _answer(row, wanted, _language(request, lang), table=live.id, spectator=not mine)
 
 
 # -- uploaded records ------------------------------------------------------------------------------------

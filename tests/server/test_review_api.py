@@ -1,5 +1,6 @@
 """GET /api/tables/{id}/review on the real app: a finished table's review, computed in a background
-process, stored, and shown to each player for their own seats only."""
+process, stored, shown to each player for their own seats, and to spectators only where every deciding
+seat knew no more than a spectator; uploaded records' reviews."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from fastapi.testclient import TestClient
 from people import bearer, guest_token, wait_for
 from test_server_api import BOT, HUMAN, play_out
 
+from robotable.ai import make_agent
 from robotable.ai.review import Budget, review_record
-from robotable.core import Record
+from robotable.core import Match, Record
 
 #: A tiny budget: the test checks the endpoint, not the search's strength.
 BUDGET = Budget(iterations=3, seed=5)
@@ -55,17 +57,21 @@ def test_a_finished_tables_review_is_computed_in_the_background_and_shown_to_its
     assert all("move " in line for line in again.json()["seats"][0]["text"]["largest_losses"])
 
 
-def test_other_seats_reviews_are_refused(client: TestClient, create_table) -> None:
+def test_a_tf22_review_is_shown_to_spectators_and_other_seats_players(client: TestClient, create_table) -> None:
+    """In TF22 a deciding seat knows no more than a spectator (robotable/ai/review/spectator.py): its
+    finished table's review may be seen by anyone signed in, every seat."""
     client.app.state.review_budget = BUDGET
     made = create_table(client, [HUMAN, BOT])
     table, token = made["table"]["id"], made["tokens"][0]
     play_out(client, table, 0, token)
     assert review(client, table, None).status_code == 401  # a spectator, signed out
     other = guest_token(client, "Spectator")
-    refused = review(client, table, other)
-    assert refused.status_code == 403 and "seat's player" in refused.json()["detail"]
-    bots_seat = review(client, table, token, seat=1)
-    assert bots_seat.status_code == 403 and bots_seat.json()["code"] == "app:errors.not_your_seat"
+    seen = wait_for(lambda: (r := review(client, table, other)).status_code == 200 and r.json(), "the review")
+    assert seen["spectator"] is True and [s["seat"] for s in seen["seats"]] == [0, 1]
+    bots_seat = review(client, table, token, seat=1)  # the player asking about the bot's seat
+    assert bots_seat.status_code == 200 and [s["seat"] for s in bots_seat.json()["seats"]] == [1]
+    assert bots_seat.json()["spectator"] is False
+    assert review(client, table, token, seat=5).status_code == 400
     assert review(client, "no-such-table", token).status_code == 404
 
 
@@ -181,14 +187,29 @@ def test_uploads_are_rate_limited_like_hints_and_refused_over_the_bot_quota(make
     assert refused.status_code == 429 and "bot quota" in refused.json()["detail"]
 
 
-def test_spectators_are_refused_a_review_naming_why(client: TestClient, create_table) -> None:
-    made = create_table(client, [HUMAN, BOT])
-    table, token = made["table"]["id"], made["tokens"][0]
-    play_out(client, table, 0, token)
+def test_where_seats_held_cards_of_their_own_spectators_and_other_seats_are_refused(client, create_table) -> None:
+    """A Twin Tin Bots table (each colour's secret Special Orders): a seat's review would tell them."""
+    client.app.state.review_budget = BUDGET
+    client.app.state.manager.allow_positions = True  # a test server: a chosen seed, to replay a game here
+    match = Match("twin-tin-bots", 2, seed=4)
+    agents = [make_agent("heuristic", seed=4 + s) for s in range(2)]
+    made = create_table(client, [HUMAN, HUMAN], game="twin-tin-bots", seed=4)
+    table, tokens = made["table"]["id"], made["tokens"]
+    while not match.state.is_over():
+        seat = match.state.to_act()[0]
+        action = agents[seat].act(match.state, seat)
+        match.apply(seat, action)
+        played = client.post(
+            f"/api/tables/{table}/moves", json={"seat": seat, "action": action.to_json()}, headers=bearer(tokens[seat])
+        )
+        assert played.status_code == 200, played.text
     assert client.get(f"/api/tables/{table}/replay").status_code == 200  # the replay is public
     refused = review(client, table, guest_token(client, "Spectator"))
     assert refused.status_code == 403 and refused.json()["code"] == "app:errors.review_spectator"
-    assert "spectator's view" in refused.json()["detail"]
+    assert "knew something a spectator did not see" in refused.json()["detail"]
+    not_mine = review(client, table, tokens[0], seat=1)
+    assert not_mine.status_code == 403 and not_mine.json()["code"] == "app:errors.not_your_seat"
+    assert review(client, table, tokens[0], seat=0).status_code in (200, 202)  # one's own: yes
 
 
 def test_the_upload_endpoints_are_in_the_openapi_schema(client: TestClient) -> None:
