@@ -4,8 +4,9 @@ All of them live in one database (and, on PostgreSQL, one schema): whoever creat
 (:func:`create`, run by every :class:`~robotable.server.storage.Storage` on start) gets every table. The
 logic that reads and writes each group is elsewhere: games in ``store.py``; people in ``accounts.py``,
 ``sessions.py``, ``invites.py`` and ``chat.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
-the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``. Secrets are stored as hashes only:
-passwords with argon2, session ids, API tokens and invite codes (long random values) with SHA-256.
+the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
+``exercise_api.py``. Secrets are stored as hashes only: passwords with argon2, session ids, API tokens
+and invite codes (long random values) with SHA-256.
 
 Migrations are additive: a column a newer version declares is added to a table an older version created
 (:func:`add_missing_columns`; each such column is nullable or has a server default), and
@@ -269,6 +270,19 @@ reviews = Table(
     Column("worker", String(60), nullable=True),  # the bot worker computing it
     Column("owner", String(24), nullable=True),  # an upload's account
     Column("record", JSON, nullable=True),  # an upload's record
+)
+
+# -- exercises (exercise_api.py) --------------------------------------------------------------------
+
+#: Which exercises (a review's mistakes, replayed as puzzles) an account has solved.
+exercises_solved = Table(
+    "exercises_solved",
+    metadata,
+    Column("account_id", String(24), primary_key=True),
+    Column("table_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("move", Integer, primary_key=True),
+    Column("solved_at", DateTime(timezone=True), nullable=False),
 )
 
 
