@@ -12,12 +12,12 @@ import sys
 import time
 
 from robotable.core import Rng
-from robotable.games.robots_on_the_line import GAME, assembly
+from robotable.games.robots_on_the_line import GAME, helper
 from robotable.games.robots_on_the_line.components import BONUS_TILES, BUYERS, PARTS, REQUIREMENTS, TORSOS
 
 
 def main(trials: int = 50) -> None:
-    print(f"assembly helper, {trials} hands per size, each asked for all 8 buyers (node limit {assembly.NODE_LIMIT})")
+    print(f"assembly helper, {trials} hands per size, each asked for all 8 buyers (node limit {helper.NODE_LIMIT})")
     print("times are CPU time of this process (wall time on a shared machine can be higher)")
     print(f"{'parts':>5} {'calls':>6} {'mean ms':>8} {'p95 ms':>7} {'max ms':>7} {'sold':>5} {'at limit':>8}")
     for size in (10, 15, 20):
@@ -33,12 +33,12 @@ def main(trials: int = 50) -> None:
             for slot, b in enumerate(table.buyers):
                 reqs = [REQUIREMENTS[r] for r in table.buyer_reqs[slot]]
                 bonus = [BONUS_TILES[t] for t in table.buyer_bonus[slot]]
-                search = assembly._Search(hand, torso, reqs, bonus, BUYERS[b].pay, assembly.NODE_LIMIT)
+                search = helper.Search(hand, torso, reqs, bonus, BUYERS[b].pay, helper.NODE_LIMIT)
                 start = time.process_time()
                 answer = search.run()
                 times.append(time.process_time() - start)
                 found += answer is not None
-                limited += search.nodes > assembly.NODE_LIMIT
+                limited += search.nodes > helper.NODE_LIMIT
         times.sort()
         mean = sum(times) / len(times) * 1000
         p95 = times[int(len(times) * 0.95)] * 1000

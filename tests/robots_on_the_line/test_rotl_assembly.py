@@ -8,7 +8,6 @@ import pytest
 
 from robotable.core import Rng
 from robotable.games.robots_on_the_line import GAME
-from robotable.games.robots_on_the_line.assembly import best_robot
 from robotable.games.robots_on_the_line.components import (
     BONUS_TILES,
     BUYERS,
@@ -20,6 +19,7 @@ from robotable.games.robots_on_the_line.components import (
     rotate_side,
 )
 from robotable.games.robots_on_the_line.geometry import assemble, measure, meets
+from robotable.games.robots_on_the_line.helper import best_robot
 from robotable.games.robots_on_the_line.sale import sale_breakdown
 
 PLACED = {"head", "base", "hand", "antenna", "extender", "elbow", "splitter"}

@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotable.core import IllegalAction, NotYourTurn, Rng
-from robotable.games.robots_on_the_line import GAME, EndTurn
-from robotable.games.robots_on_the_line import assembly as helper
+from robotable.games.robots_on_the_line import GAME, EndTurn, helper
 from robotable.games.robots_on_the_line import line as line_rules
 from robotable.games.robots_on_the_line.components import (
     BONUS_TILES,
@@ -49,9 +48,9 @@ def loop_hands(draw):
 @given(loop_hands())
 def test_the_quick_refusals_never_refuse_a_hand_the_full_search_sells(case):
     torso, hand, reqs = case
-    if helper._may_end(hand, torso, helper._buyer(reqs, ())):
+    if helper.may_end(hand, torso, helper.buyer_of(reqs, ())):
         return
-    run = helper._Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, helper.NODE_LIMIT)
+    run = helper.Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, helper.NODE_LIMIT)
     assert run.run() is None
 
 
@@ -103,7 +102,7 @@ def plain_keys(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> list:
     st.lists(st.integers(0, len(BONUS_TILES) - 1), max_size=3, unique=True),
 )
 def test_the_buyer_part_table_is_the_rule_part_by_part(reqs, bonuses):
-    assert list(helper._buyer(tuple(reqs), tuple(bonuses)).keys) == plain_keys(tuple(reqs), tuple(bonuses))
+    assert list(helper.buyer_of(tuple(reqs), tuple(bonuses)).keys) == plain_keys(tuple(reqs), tuple(bonuses))
 
 
 def _checked_copy(state):
@@ -184,7 +183,7 @@ def test_take_actions_from_space_kinds_equal_those_from_the_parts(parts, switche
     assert list(line_rules._takes(1, kinds, tuple(switches))) == plain
 
 
-class _SearchEverything(helper._Search):
+class _SearchEverything(helper.Search):
     """The helper's search without its refusal of hopeless hands."""
 
     def _hopeless(self) -> bool:
@@ -199,6 +198,6 @@ class _SearchEverything(helper._Search):
 )
 def test_a_hopeless_hand_is_one_the_full_search_sells_nothing_from(hand, torso, reqs):
     hand = tuple(sorted(hand))
-    if not helper.hopeless(hand, helper._buyer(tuple(reqs), ())):
+    if not helper.hopeless(hand, helper.buyer_of(tuple(reqs), ())):
         return
     assert _SearchEverything(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, 20_000).run() is None

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotable.games.robots_on_the_line import GAME, SellRobot
-from robotable.games.robots_on_the_line.assembly import search
 from robotable.games.robots_on_the_line.components import BUYER_IDS, BUYERS, torso_index
 from robotable.games.robots_on_the_line.geometry import assemble, meets
+from robotable.games.robots_on_the_line.helper import search
 
 from .rotl_positions import set_buyer, set_hand
 from .rotl_random_robots import has_loop, random_sale

@@ -73,8 +73,8 @@ def test_a_search_cut_short_says_it_stopped_early():
     """The helper may stop at its step limit; it then answers ``complete: False`` instead of claiming
     that no robot (or no better robot) exists."""
     # imported here: the tests above use only the game's contract, so they also run on older helpers
-    from robotable.games.robots_on_the_line.assembly import search
     from robotable.games.robots_on_the_line.components import part_index
+    from robotable.games.robots_on_the_line.helper import search
 
     hand = [part_index(p) for p in ("base-15", "elbow-01", "elbow-05", "base-01", "head-11", "base-20")]
     full = search(hand, torso_index("torso-20"), [], [], 10)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from robotable.games.robots_on_the_line import GAME
-from robotable.games.robots_on_the_line.assembly import best_robot
 from robotable.games.robots_on_the_line.components import BONUS_TILES, BUYERS, PART_IDS, PARTS, REQUIREMENTS, TORSO_IDS
+from robotable.games.robots_on_the_line.helper import best_robot
 
 
 def sellable_position(

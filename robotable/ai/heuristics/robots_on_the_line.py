@@ -67,7 +67,6 @@ from robotable.games.robots_on_the_line import (
     sale,
 )
 from robotable.games.robots_on_the_line import line as L
-from robotable.games.robots_on_the_line.assembly import best_robot, subset_sizes
 from robotable.games.robots_on_the_line.components import (
     BONUS_IDS,
     BONUS_TILES,
@@ -86,6 +85,7 @@ from robotable.games.robots_on_the_line.components import (
     E,
     W,
 )
+from robotable.games.robots_on_the_line.helper import best_robot, subset_sizes
 
 from ..base import Decision
 

@@ -27,8 +27,8 @@ from .actions import (
     TakeTorso,
     TradeJunk,
 )
-from .assembly import Assembly, best_robot
 from .game import GAME, RobotsOnTheLine
+from .helper import Assembly, best_robot
 from .state import RotlState
 from .workbench import evaluate
 

@@ -19,6 +19,7 @@ that faces nothing, or faces a tile without a port there, is open.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -114,6 +115,14 @@ def assemble(layout: Iterable[Sequence[object]]) -> Robot:
             else:
                 owner[cell] = i
     links = _connect(tiles, owner, problems)
+    _check_kinds(tiles, problems)
+    if tiles:
+        _check_connected(tiles, links, problems)
+    return Robot(tiles, owner, links, problems)
+
+
+def _check_kinds(tiles: list[TileAt], problems: list[str]) -> None:
+    """Exactly one torso, a head and a base."""
     torsos = [t for t in tiles if t.kind == "torso"]
     if not torsos:
         problems.append("no torso (a robot has exactly one)")
@@ -123,13 +132,15 @@ def assemble(layout: Iterable[Sequence[object]]) -> Robot:
         problems.append("no head")
     if not any(t.kind == "base" for t in tiles):
         problems.append("no base")
-    if tiles:
-        start = next((i for i, t in enumerate(tiles) if t.kind == "torso"), 0)
-        reached = _reach(len(tiles), links, start, -1)
-        for i, tile in enumerate(tiles):
-            if i not in reached:
-                problems.append(f"{tile.id} at {tile.cells[0]} is not connected to the {tiles[start].id}")
-    return Robot(tiles, owner, links, problems)
+
+
+def _check_connected(tiles: list[TileAt], links: list[tuple[int, int, bool]], problems: list[str]) -> None:
+    """Every tile reached from the torso (or the first tile, without one)."""
+    start = next((i for i, t in enumerate(tiles) if t.kind == "torso"), 0)
+    reached = _reach(len(tiles), links, start, -1)
+    for i, tile in enumerate(tiles):
+        if i not in reached:
+            problems.append(f"{tile.id} at {tile.cells[0]} is not connected to the {tiles[start].id}")
 
 
 def _place_all(layout: Iterable[Sequence[object]], problems: list[str]) -> list[TileAt]:
@@ -149,6 +160,7 @@ def _place_all(layout: Iterable[Sequence[object]], problems: list[str]) -> list[
             continue
         seen.add(tile_id)
         try:
+            # x and y are ints (checked above, but mypy cannot narrow through all()); place() checks rotation
             tiles.append(place(tile_id, x, y, rotation))  # type: ignore[arg-type]
         except ValueError as exc:
             problems.append(str(exc))
@@ -217,6 +229,27 @@ def measure(robot: Robot, sold_with: Iterable[int] = ()) -> Measures:
     parts = [PARTS[t.part] for t in tiles if t.part >= 0]
     heads = [(t, PARTS[t.part]) for t in tiles if t.kind == "head"]
     bases = [(t, PARTS[t.part]) for t in tiles if t.kind == "base"]
+    kinds = Counter(p.kind for p in parts)
+    return Measures(
+        eyes=sum(p.eyes for _, p in heads),
+        heads=len(heads),
+        bases=len(bases),
+        hands=sum(p.hands for p in parts if p.kind == "hand"),
+        tall=_tall(heads, bases),
+        wide=_wide(tiles),
+        long_arm=_long_arm(robot),
+        symmetric=_symmetric(robot),
+        extenders=kinds["extender"],
+        splitters=kinds["splitter"],
+        elbows=kinds["elbow"],
+        wheels=any(p.wheels for _, p in bases),
+        icons=_icons(tiles, parts, sold_with),
+        pink_pairs=sum(pink for _, _, pink in robot.links),
+    )
+
+
+def _icons(tiles: list[TileAt], parts: list[Part], sold_with: Iterable[int]) -> frozenset[str]:
+    """The icons of the robot's parts and torso and of the parts sold alongside."""
     icons: set[str] = set()
     for p in parts:
         icons |= p.icons
@@ -225,26 +258,20 @@ def measure(robot: Robot, sold_with: Iterable[int] = ()) -> Measures:
             icons |= TORSOS[t.torso].icons
     for i in sold_with:
         icons |= PARTS[i].icons
-    tall = 0
-    if heads and bases:
-        tall = max(0, max(t.cells[0][1] for t, _ in bases) - min(t.cells[0][1] for t, _ in heads) + 1)
+    return frozenset(icons)
+
+
+def _tall(heads: list[tuple[TileAt, Part]], bases: list[tuple[TileAt, Part]]) -> int:
+    """Rows from the highest head to the lowest base (0 without both)."""
+    if not heads or not bases:
+        return 0
+    return max(0, max(t.cells[0][1] for t, _ in bases) - min(t.cells[0][1] for t, _ in heads) + 1)
+
+
+def _wide(tiles: list[TileAt]) -> int:
+    """Columns from the leftmost to the rightmost hand or antenna (0 without any)."""
     reach_x = [t.cells[0][0] for t in tiles if t.part >= 0 and _ends_arm(PARTS[t.part])]
-    return Measures(
-        eyes=sum(p.eyes for _, p in heads),
-        heads=len(heads),
-        bases=len(bases),
-        hands=sum(p.hands for p in parts if p.kind == "hand"),
-        tall=tall,
-        wide=max(reach_x) - min(reach_x) + 1 if reach_x else 0,
-        long_arm=_long_arm(robot),
-        symmetric=_symmetric(robot),
-        extenders=sum(p.kind == "extender" for p in parts),
-        splitters=sum(p.kind == "splitter" for p in parts),
-        elbows=sum(p.kind == "elbow" for p in parts),
-        wheels=any(p.wheels for _, p in bases),
-        icons=frozenset(icons),
-        pink_pairs=sum(pink for _, _, pink in robot.links),
-    )
+    return max(reach_x) - min(reach_x) + 1 if reach_x else 0
 
 
 def _ends_arm(part: Part) -> bool:

@@ -39,8 +39,9 @@ def problems(s: RotlState) -> Iterator[str]:
     yield from _buyers(s)
 
 
-def _conservation(s: RotlState) -> Iterator[str]:
-    everywhere = (
+def _every_part(s: RotlState) -> list[int]:
+    """The parts in the draw piles, on the lines, in the junk piles and hands, out of the game and boxed."""
+    return (
         [x for pile in s.draw for x in pile]
         + [x for line in s.lines for x in line if x != EMPTY]
         + [x for pile in s.junk for x in pile]
@@ -48,6 +49,10 @@ def _conservation(s: RotlState) -> Iterator[str]:
         + s.gone
         + s.boxed
     )
+
+
+def _conservation(s: RotlState) -> Iterator[str]:
+    everywhere = _every_part(s)
     if sorted(everywhere) != list(range(len(PARTS))):
         yield f"the {len(PARTS)} parts are not all there exactly once ({len(everywhere)} found)"
     torsos = s.torso_pile + [t for t in s.torso if t >= 0] + s.gone_torsos
@@ -120,12 +125,16 @@ def _offers(s: RotlState) -> Iterator[str]:
     if len(set(numbers)) != len(numbers) or any(not 0 < k < s.next_offer for k in numbers):
         yield "offers need distinct numbers below next_offer"
     for o in s.offers:
-        if not trade.feasible(s, o):
-            yield f"offer {o.number} can no longer be carried out"
-        if o.give_money < 0 or o.take_money < 0:
-            yield f"offer {o.number} has negative money"
-        if set(o.give) & set(s.secret[o.giver]) or set(o.take) & set(s.secret[o.taker]):
-            yield f"offer {o.number} names a part nobody has seen"
+        yield from _open_offer(s, o)
+
+
+def _open_offer(s: RotlState, o: trade.OpenOffer) -> Iterator[str]:
+    if not trade.feasible(s, o):
+        yield f"offer {o.number} can no longer be carried out"
+    if o.give_money < 0 or o.take_money < 0:
+        yield f"offer {o.number} has negative money"
+    if set(o.give) & set(s.secret[o.giver]) or set(o.take) & set(s.secret[o.taker]):
+        yield f"offer {o.number} names a part nobody has seen"
 
 
 def _buyers(s: RotlState) -> Iterator[str]:

@@ -28,6 +28,7 @@ from .components import (
     TORSO_IDS,
     TORSOS,
     BonusTile,
+    Buyer,
     Requirement,
     buyer_id_name,
     buyer_name,
@@ -215,6 +216,11 @@ def check_sell_robot(s: RotlState, p: int, a: SellRobot) -> str | None:
             "{buyer} has no magnet requirement: magnets are not handed over",
             buyer=buyer_name(buyer),
         )
+    return _check_robot(a, reqs, buyer)
+
+
+def _check_robot(a: SellRobot, reqs: list[Requirement], buyer: Buyer) -> str | None:
+    """Why the robot of ``a`` cannot be sold to ``buyer``: unfinished, or short of a requirement."""
     robot = assemble(a.layout)
     if robot.problems:
         return reason(

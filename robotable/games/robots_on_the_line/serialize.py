@@ -49,27 +49,19 @@ def to_json(s: RotlState) -> dict[str, Any]:
         "turn": s.turn,
         "turn_number": s.turn_number,
         "lines": lines_json(s),
-        "draw_piles": [[pid(x) for x in pile] for pile in s.draw],
-        "junk_piles": [[pid(x) for x in pile] for pile in s.junk],
+        "draw_piles": _part_ids(s.draw),
+        "junk_piles": _part_ids(s.junk),
         "switches": switches_json(s),
         "maintenance": list(s.maint),
         "maintenance_discard": list(s.maint_discard),
         "torso_stack": [TORSOS[t].id for t in s.torso_pile],
-        "hands": [[pid(x) for x in hand] for hand in s.hands],
-        "secret": [[pid(x) for x in secret] for secret in s.secret],
+        "hands": _part_ids(s.hands),
+        "secret": _part_ids(s.secret),
         "torsos": [tid(t) for t in s.torso],
         "money": list(s.money),
         "bank": s.bank,
         "robots_sold": list(s.robots),
-        "buyers": [
-            {
-                "id": BUYERS[b].id,
-                "requirements": [REQUIREMENTS[r].id for r in s.buyer_reqs[slot]],
-                "bonus_tiles": [BONUS_TILES[t].id for t in s.buyer_bonus[slot]],
-                "money": s.buyer_money[slot],
-            }
-            for slot, b in enumerate(s.buyers)
-        ],
+        "buyers": buyers_json(s),
         "featured": s.featured,
         "out_of_game": [pid(x) for x in s.gone],
         "out_of_game_torsos": [TORSOS[t].id for t in s.gone_torsos],
@@ -80,6 +72,24 @@ def to_json(s: RotlState) -> dict[str, Any]:
         "offered": [list(pair) for pair in s.offered],
         "next_offer": s.next_offer,
     }
+
+
+def _part_ids(groups: list[list[int]]) -> list[list[str]]:
+    """Piles or hands of part ints as part ids."""
+    return [[pid(x) for x in group] for group in groups]
+
+
+def buyers_json(s: RotlState) -> list[dict[str, Any]]:
+    """The buyers in play, slot by slot: id, requirement and bonus tiles, money left."""
+    return [
+        {
+            "id": BUYERS[b].id,
+            "requirements": [REQUIREMENTS[r].id for r in s.buyer_reqs[slot]],
+            "bonus_tiles": [BONUS_TILES[t].id for t in s.buyer_bonus[slot]],
+            "money": s.buyer_money[slot],
+        }
+        for slot, b in enumerate(s.buyers)
+    ]
 
 
 def from_json(game: Game, data: object) -> RotlState:
@@ -173,17 +183,21 @@ class StateReader:
             state.lines[i] = [EMPTY if x is None else self.part(x, f"lines[{i}]") for x in line]
         state.draw = [self.parts(p, f"draw_piles[{i}]") for i, p in enumerate(self.per_line("draw_piles", list[str]))]
         state.junk = [self.parts(p, f"junk_piles[{i}]") for i, p in enumerate(self.per_line("junk_piles", list[str]))]
-        switches = self.per_line("switches", list[str])
-        for i, line in enumerate(switches):
-            if len(line) != len(SECTIONS) or any(s not in ("on", "off") for s in line):
-                raise self.fail(f"switches[{i}] must be {len(SECTIONS)} of 'on' or 'off', got {line!r}")
-        state.switches = [[s == "on" for s in line] for line in switches]
+        state.switches = self.switches()
         state.maint = self.get("maintenance", list[str])
         state.maint_discard = self.get("maintenance_discard", list[str])
         for kind in state.maint + state.maint_discard:
             if kind not in MAINTENANCE:
                 raise self.fail(f"unknown maintenance tile {kind!r}")
         state.torso_pile = [self.torso(t, "torso_stack") for t in self.get("torso_stack", list[str])]
+
+    def switches(self) -> list[list[bool]]:
+        """Each line's switches, section by section (True: on)."""
+        switches = self.per_line("switches", list[str])
+        for i, line in enumerate(switches):
+            if len(line) != len(SECTIONS) or any(s not in ("on", "off") for s in line):
+                raise self.fail(f"switches[{i}] must be {len(SECTIONS)} of 'on' or 'off', got {line!r}")
+        return [[s == "on" for s in line] for line in switches]
 
     def players(self, state: RotlState) -> None:
         """Hands, unseen parts, torsos, money, the bank and robots sold."""

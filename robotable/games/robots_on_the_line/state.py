@@ -36,8 +36,8 @@ from .actions import (
     TradeJunk,
     malformed,
 )
-from .assembly import best_robot, robot_sales
 from .components import BANK, BONUS_TILES, BUYERS, LINES, MAGNET_PENALTY, MAGNETS, REQUIREMENTS, SECTIONS, SPACES
+from .helper import best_robot, robot_sales
 from .invariants import problems
 from .line import EMPTY
 from .phases import OVER, PICK, TURN
@@ -420,14 +420,7 @@ class RotlState(State):
         others = [q for q in range(self.num_players) if q != player and new.secret[q]]
         pool = sorted([x for pile in new.draw for x in pile] + [x for q in others for x in new.secret[q]])
         rng.shuffle(pool)
-        for q in others:  # dealt parts are never magnets
-            k = len(new.secret[q])
-            known = [x for x in new.hands[q] if x not in set(new.secret[q])]
-            fresh = [x for x in pool if x not in MAGNETS][:k]
-            taken = set(fresh)
-            pool = [x for x in pool if x not in taken]
-            new.secret[q] = sorted(fresh)
-            new.hands[q] = sorted(known + fresh)
+        pool = new._redeal(others, pool)
         sizes = [len(pile) for pile in new.draw]
         new.draw = [pool[: sizes[0]], pool[sizes[0] :]]
         new.maint.sort()
@@ -437,6 +430,18 @@ class RotlState(State):
             rng.shuffle(below)
             new.torso_pile = [*below, new.torso_pile[-1]]
         return new
+
+    def _redeal(self, others: list[int], pool: list[int]) -> list[int]:
+        """Deal each of ``others`` as many unseen parts from ``pool`` as they hold; what is left of it."""
+        for q in others:  # dealt parts are never magnets
+            k = len(self.secret[q])
+            known = [x for x in self.hands[q] if x not in set(self.secret[q])]
+            fresh = [x for x in pool if x not in MAGNETS][:k]
+            taken = set(fresh)
+            pool = [x for x in pool if x not in taken]
+            self.secret[q] = sorted(fresh)
+            self.hands[q] = sorted(known + fresh)
+        return pool
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` sees: the table, every hand's seen parts, their own hand whole."""

@@ -178,12 +178,8 @@ def _offers_for(q: int, give: int) -> tuple[Offer, ...]:
     return row
 
 
-def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
-    if a.to not in range(s.num_players) or a.to == p:
-        return reason("refusals.trade.not_another_player", "seat {seat} is not another player", seat=a.to)
-    limit = may_offer(s, p, a.to)
-    if limit:
-        return limit
+def _bad_money(s: RotlState, p: int, a: Offer) -> str | None:
+    """Why the offer's money or emptiness is refused: negative, nothing given or taken, more than a seat has."""
     if a.give_money < 0 or a.take_money < 0:
         return reason("refusals.trade.negative_money", "money in an offer cannot be negative")
     if not (a.give or a.give_money) or not (a.take or a.take_money):
@@ -194,6 +190,18 @@ def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
         return reason(
             "refusals.trade.not_enough_money", "seat {seat} has only ${money}", seat=a.to, money=s.money[a.to]
         )
+    return None
+
+
+def check_offer(s: RotlState, p: int, a: Offer) -> str | None:
+    if a.to not in range(s.num_players) or a.to == p:
+        return reason("refusals.trade.not_another_player", "seat {seat} is not another player", seat=a.to)
+    limit = may_offer(s, p, a.to)
+    if limit:
+        return limit
+    money = _bad_money(s, p, a)
+    if money:
+        return money
     for name, names in (("give", a.give), ("take", a.take)):
         if len(set(names)) != len(names):
             return reason(

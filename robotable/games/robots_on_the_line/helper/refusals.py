@@ -1,0 +1,122 @@
+"""Quick refusals: hands that can end no robot for a buyer, told before any layout is searched."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..components import ENDS, MAGNETS, TORSOS, Torso
+from .buyers import F_BASES, F_HEADS, F_ONES, F_TURNS, FIELD, AnyBuyer, Buyer
+
+
+def may_end(hand: tuple[int, ...], torso: int, buyer: Buyer | AnyBuyer) -> bool:
+    """A quick necessary condition: a usable head and base, enough tiles to close every torso port
+    (each end closes one; a connector closing a loop at most as many as it has ports), and the turns a
+    loop needs when there are fewer one-port tiles than torso ports (:func:`loop_turns_missing`).
+    The hand's counts are added up at once from the buyer's ``facts`` (see :func:`part_facts`)."""
+    total = sum(map(buyer.facts.__getitem__, hand))
+    t = TORSOS[torso]
+    return (
+        total >> F_HEADS & FIELD > 0
+        and total >> F_BASES & FIELD > 0
+        and total & FIELD >= len(t.ports)
+        and not loop_turns_missing(t, total >> F_ONES & FIELD, total >> F_TURNS & FIELD, buyer.extra_ports)
+    )
+
+
+def loop_turns_missing(torso: Torso, one_port_tiles: int, turning_tiles: int, extra_ports: int = 0) -> bool:
+    """Whether a finished robot would need a loop of tiles that the hand cannot turn.
+
+    In a finished robot every port meets a port, so with the torso's P ports, e one-port tiles and
+    connectors of n ports, twice the links count P + e + sum(n), and a connected robot with L loops has
+    e = P + sum(n - 2) - 2L. The connectors the buyer asks for bring at least ``extra_ports`` to sum(n - 2)
+    (a splitter one), so with fewer one-port tiles than P plus those some loop is needed. A loop on the
+    grid is a closed path of cells that turns at least 4 times, each turn on a torso cell or on a tile
+    with ports on two adjacent sides (an elbow, a splitter; never an extender).
+
+    >>> from robotable.games.robots_on_the_line.components import TORSOS
+    >>> four = next(t for t in TORSOS if len(t.ports) == 4 and len(t.cells) == 1)
+    >>> loop_turns_missing(four, 2, 2), loop_turns_missing(four, 2, 3), loop_turns_missing(four, 4, 0)
+    (True, False, False)
+    >>> loop_turns_missing(four, 4, 2), loop_turns_missing(four, 4, 2, extra_ports=1)
+    (False, True)
+    """
+    return one_port_tiles < len(torso.ports) + extra_ports and turning_tiles + len(torso.cells) < 4
+
+
+def subset_sizes(values: Sequence[int], target: int) -> set[int]:
+    """The sizes of the non-empty choices of ``values`` that add up to ``target`` (eyes, hands).
+
+    >>> subset_sizes([1, 3, 5], 4), subset_sizes([2, 2], 3), subset_sizes([1, 1, 2], 2)
+    ({2}, set(), {1, 2})
+    """
+    sums = {(0, 0)}
+    for v in values:
+        sums |= {(t + v, k + 1) for t, k in sums if t + v <= target}
+    return {k for t, k in sums if t == target and k > 0}
+
+
+def subset_sum(values: list[int], target: int, size: int) -> bool:
+    """Whether some non-empty choice of ``values`` (exactly ``size`` of them if size > 0) adds up to ``target``.
+
+    >>> subset_sum([1, 3, 5], 4, 0), subset_sum([1, 3, 5], 4, 1), subset_sum([2, 2], 3, 0)
+    (True, False, False)
+    """
+    sizes = subset_sizes(values, target)
+    return bool(sizes) and (not size or size in sizes)
+
+
+def hopeless(hand: Sequence[int], buyer: Buyer) -> bool:
+    """Whether the parts of ``hand`` cannot meet the buyer's requirements, whatever their layout: two
+    contradictory exact counts; too few magnets to hand over; no usable head or base; fewer than two heads
+    for "exactly two heads"; no connector of a kind asked for; no choice of heads with the eyes asked for
+    (two of them for two heads), nor of hands with the hands asked for; fewer than two arm ends (hands,
+    antennas) for a width, none for a long arm."""
+    if buyer.contradictory:
+        return True
+    tally = _Tally(hand, buyer)
+    two_heads = "two_heads" in buyer.kinds
+    return (
+        tally.lacks_parts(buyer, two_heads)
+        or (buyer.eye_target >= 0 and not subset_sum(tally.head_eyes, buyer.eye_target, 2 if two_heads else 0))
+        or (buyer.hand_target > 0 and not subset_sum(tally.hand_counts, buyer.hand_target, 0))
+        or (buyer.wide > 1 and tally.enders < 2)
+        or (bool(buyer.long_arm) and not tally.enders)
+    )
+
+
+class _Tally:
+    """What a hand holds for one buyer: magnets, bases, arm ends (hands, antennas), the heads' eyes, the
+    hands' hands, and the kinds of connectors."""
+
+    def __init__(self, hand: Sequence[int], buyer: Buyer) -> None:
+        self.magnets = self.bases = self.enders = 0
+        self.head_eyes: list[int] = []
+        self.hand_counts: list[int] = []
+        self.connectors: set[str] = set()
+        for p in hand:
+            self.magnets += p in MAGNETS
+            key = buyer.keys[p]
+            if key is not None:
+                self._add(*key)
+
+    def _add(self, kind: str, eyes: int, hands: int, bits: int, antenna: bool, ports: tuple[object, ...]) -> None:
+        if kind not in ENDS or len(ports) != 1:
+            self.connectors.add(kind)
+            return
+        if kind == "head":
+            self.head_eyes.append(eyes)
+        elif kind == "base":
+            self.bases += 1
+        elif kind == "hand":
+            self.hand_counts.append(hands)
+        self.enders += kind == "hand" or antenna
+
+    def lacks_parts(self, buyer: Buyer, two_heads: bool) -> bool:
+        """Too few magnets, no head or base, one head for two, or no connector of a kind asked for."""
+        return (
+            self.magnets < buyer.magnets_needed
+            or not self.head_eyes
+            or not self.bases
+            or (two_heads and len(self.head_eyes) < 2)
+            or any(kind in buyer.kinds and kind not in self.connectors for kind in ("extender", "splitter", "elbow"))
+        )
