@@ -44,7 +44,7 @@ from robotable.core.i18n import best_language, languages
 from . import review_jobs
 from .auth import CurrentAccount, OptionalAccount
 from .bot_api import Quotas, owner_key
-from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error
+from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error, quoted
 from .limits import TooMany
 from .review_jobs import UPLOAD, budget_spec, ensure_table, reviews, server_budget
 from .review_jobs import aware as _aware
@@ -410,7 +410,10 @@ async def uploaded_review(
 
     row = await asyncio.to_thread(read)
     if row is None:
-        raise NotFound(f"no uploaded review {review_id!r}" if len(review_id) <= 24 else "no such uploaded review")
+        raise NotFound(
+            f"no uploaded review {quoted(review_id)}: its id is the one POST /api/reviews answered",
+            code="app:errors.review_not_found",
+        )
     if row["owner"] != account.id:
         raise Forbidden(
             "an uploaded record's review is for the account that uploaded it", code="app:errors.review_not_yours"

@@ -138,7 +138,8 @@ def test_an_uploaded_records_review_covers_every_seat_for_its_uploader_only(make
     refused = client.get(f"/api/reviews/{review_id}", headers=bearer(token))  # the table's player, not the uploader
     assert refused.status_code == 403 and refused.json()["code"] == "app:errors.review_not_yours"
     assert client.get(f"/api/reviews/{review_id}").status_code == 401
-    assert client.get("/api/reviews/0123456789abcdef", headers=bearer(uploader)).status_code == 404
+    missing = client.get("/api/reviews/0123456789abcdef", headers=bearer(uploader))
+    assert missing.status_code == 404 and missing.json()["code"] == "app:errors.review_not_found"
     # the search time is the uploader's, in the bot quota's hourly window
     account = client.get("/api/account", headers=bearer(uploader)).json()["account"]
     wait_for(lambda: client.app.state.bot_queue.used(f"account:{account['id']}") > 0, "the review's time charged")
