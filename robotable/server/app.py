@@ -68,7 +68,7 @@ from .schemas import (
 )
 from .serving import redacted, serve
 from .storage import DB_THREADS, Storage, database_url
-from .tables import TableManager, replay_json
+from .table import TableManager, replay_json
 
 log = logging.getLogger("robotable.server")
 

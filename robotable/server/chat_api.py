@@ -11,7 +11,7 @@ from pydantic import Field
 from . import chat
 from .auth import CurrentAccount, OptionalAccount
 from .schemas import ErrorOut, Strict
-from .tables import TableManager
+from .table import TableManager
 
 router = APIRouter(tags=["chat"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 422, 429)}

@@ -40,6 +40,7 @@ from sqlalchemy import (
     update,
 )
 
+from robotable import games
 from robotable.core import RobotableError
 
 from . import bots
@@ -49,7 +50,7 @@ from .storage.schema import clocks_table, seat_clocks_table, seat_notes_table
 
 if TYPE_CHECKING:
     from .schemas import TimeControlSpec
-    from .tables import LiveTable
+    from .table.live import LiveTable
 
 log = logging.getLogger("robotable.server")
 
@@ -127,12 +128,11 @@ class TimeControl:
 @lru_cache(maxsize=32)
 def game_default(game_id: str) -> TimeControl:
     """The game's default live time control, from ``time_control.json`` in its package's data folder."""
-    from .gamedata import data_dir  # gamedata imports the table manager, which imports this module
-
     try:
-        path = data_dir(game_id) / "time_control.json"
-        live = json.loads(path.read_text())["live"] if path.is_file() else DEFAULT_LIVE
-    except (OSError, ValueError, KeyError, TypeError, ApiError):
+        folder = games.load(game_id).data_folder()
+        path = folder / "time_control.json" if folder is not None else None
+        live = json.loads(path.read_text())["live"] if path is not None and path.is_file() else DEFAULT_LIVE
+    except (OSError, ValueError, KeyError, TypeError, RobotableError):
         log.warning("game %s: unreadable time_control.json, using %s", game_id, DEFAULT_LIVE)
         live = DEFAULT_LIVE
     return TimeControl(LIVE, base=int(live["base"]), increment=int(live["increment"]))

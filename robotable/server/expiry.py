@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import select, update
 
@@ -25,11 +25,23 @@ from .clocks import TURN, clocks_table, env_seconds, seat_clocks_table
 from .storage import Storage, now, seats_table, tables_table
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .clocks import Clocks
+    from .table.live import LiveTable
 
 log = logging.getLogger("robotable.server")
 
 EXPIRED = "expired"
+
+
+class Tables(Protocol):
+    """What expiring tables needs of the table manager (``table.TableManager``)."""
+
+    storage: Storage
+    clocks: Clocks
+    live: dict[str, LiveTable]
+
+    def push_table(self, live: LiveTable, full: bool = False) -> None:
+        """Tell every connection that the table changed."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +109,7 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
     return expired
 
 
-async def sweep(manager: TableManager, settings: ExpirySettings) -> list[str]:
+async def sweep(manager: Tables, settings: ExpirySettings) -> list[str]:
     """Expire what is due, tell the tables' watchers and drop the tables from memory."""
     import asyncio
 

@@ -8,8 +8,9 @@ catches up from the database by move number: on reconnecting it re-reads every t
 for, and a sweep compares stored versions every few seconds anyway.
 
 The one publishing call for the rest of the server is :meth:`TableManager.publish
-<robotable.server.tables.TableManager.publish>`; this module is its transport. Without Redis
-(``LocalFanout``, the SQLite default) news only reaches the process that made it, as before.
+<robotable.server.table.manager.TableManager.publish>`; this module is its transport, behind one
+interface (:class:`Fanout`). Without Redis (``LocalFanout``, the SQLite default) news only reaches the
+process that made it, as before.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .jsontext import decode, encode
 from .timings import Timings
@@ -51,7 +52,7 @@ class News:
     stored); ``message`` is what sockets receive for message kinds, ``seats`` limits it to those seats
     (None: everyone, spectators included); ``origin`` is the process that published it. ``move``, on
     ``"move"`` news, is the committed move with the table's new columns and clocks
-    (:meth:`TableCache.move_news <robotable.server.cache.TableCache.move_news>`): a process whose copy is
+    (:meth:`Sync.move_news <robotable.server.table.sync.Sync.move_news>`): a process whose copy is
     exactly one version behind applies it without reading the database; any other reads it.
     """
 
@@ -116,12 +117,36 @@ Receiver = Callable[[News], Awaitable[None]]
 Resync = Callable[[], Awaitable[None]]
 
 
+class Fanout(Protocol):
+    """What the table code needs of a fan-out, in-process or through Redis."""
+
+    #: this process's name in the news it publishes
+    origin: str
+    #: whether news reaches the other processes now (figures for operators)
+    connected: bool
+    #: whether other processes receive the news at all (moves then carry what they need to apply them)
+    shared: bool
+
+    async def start(self, receive: Receiver, resync: Resync) -> None:
+        """Start listening: ``receive`` gets other processes' news, ``resync`` runs after news may be lost."""
+
+    def publish(self, news: News) -> None:
+        """Send news to the other processes; never blocks, never fails."""
+
+    async def stop(self) -> None:
+        """Stop listening and publishing."""
+
+    def time_with(self, timings: Timings) -> None:
+        """Where to time publishing (``news_publish``), if it is timed at all."""
+
+
 @dataclass
 class LocalFanout:
     """No Redis: news stays in this process (one process, SQLite by default)."""
 
     origin: str = field(default_factory=lambda: f"{os.getpid()}-{secrets.token_hex(3)}")
     connected: bool = True
+    shared: bool = False
 
     async def start(self, receive: Receiver, resync: Resync) -> None:
         """Nothing to connect to."""
@@ -131,6 +156,9 @@ class LocalFanout:
 
     async def stop(self) -> None:
         """Nothing to close."""
+
+    def time_with(self, timings: Timings) -> None:
+        """Nothing is published, so nothing is timed."""
 
 
 class RedisFanout:
@@ -151,6 +179,11 @@ class RedisFanout:
         self.dropped = 0
         #: where ``news_publish`` is timed (from publishing to Redis's answer), set by the table manager
         self.timings: Timings | None = None
+        self.shared = True
+
+    def time_with(self, timings: Timings) -> None:
+        """Time each publication (``news_publish``, from publishing to Redis's answer) in ``timings``."""
+        self.timings = timings
 
     async def start(self, receive: Receiver, resync: Resync) -> None:
         """Start the subscriber and the publisher (they keep reconnecting while Redis is down)."""
@@ -267,7 +300,7 @@ class RedisFanout:
                     await client.aclose()
 
 
-def make_fanout(redis_url: str | None, prefix: str | None = None) -> LocalFanout | RedisFanout:
+def make_fanout(redis_url: str | None, prefix: str | None = None) -> Fanout:
     """Redis fan-out if a URL is given (or ``ROBOTABLE_REDIS``), else news stays in this process."""
     url = redis_url or os.environ.get("ROBOTABLE_REDIS") or None
     if not url:

@@ -25,7 +25,7 @@ from robotable.core import RobotableError
 from .accounts import Account
 from .errors import ApiError, NotFound, from_game_error, quoted
 from .previews import game_hook
-from .tables import TableManager
+from .table import TableManager
 
 DATA_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 

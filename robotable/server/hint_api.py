@@ -26,7 +26,7 @@ from .bot_api import Quotas, owner_key
 from .errors import Conflict, Forbidden, Unauthorized
 from .limits import TooMany
 from .schemas import ErrorOut, SeatRef
-from .tables import LiveTable, TableManager
+from .table import LiveTable, TableManager
 
 router = APIRouter(tags=["hints"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)}

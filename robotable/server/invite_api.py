@@ -17,7 +17,7 @@ from . import invites
 from .accounts import get_account
 from .auth import CurrentAccount, OptionalAccount
 from .schemas import ErrorOut, InviteCode
-from .tables import TableManager
+from .table import TableManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 router = APIRouter()

@@ -125,7 +125,7 @@ def accept_invite(storage: Storage, code: str, account_id: str, name: str) -> In
         )
         if bound.rowcount != 1:
             raise Conflict(f"seat {invite.seat + 1} already has its player")  # rolls the use back too
-        # a new version: every server process's copy of the table catches up (server/cache.py)
+        # a new version: every server process's copy of the table catches up (server/table/sync.py)
         conn.execute(
             update(tables_table)
             .where(tables_table.c.id == invite.table_id)

@@ -16,7 +16,7 @@ from . import ratings
 from .auth import CurrentAccount
 from .schemas import ErrorOut
 from .storage import Storage, seats_table, tables_table
-from .tables import TableManager
+from .table import TableManager
 
 router = APIRouter(tags=["people"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (400, 401, 403, 404, 422)}

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .accounts import live_tokens
 from .fanout import News
@@ -30,7 +30,18 @@ from .hub import Connection, Hub
 from .sessions import live_sessions
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .fanout import Fanout
+    from .storage import Storage
+
+
+class Served(Protocol):
+    """What ending sessions needs of the table manager (``table.TableManager``): its sockets, its
+    fan-out to the other processes and the storage."""
+
+    hub: Hub
+    fanout: Fanout
+    storage: Storage
+
 
 log = logging.getLogger("robotable.server")
 
@@ -103,7 +114,7 @@ def end_here(
 
 
 def end_everywhere(
-    manager: TableManager,
+    manager: Served,
     account: str,
     sessions: list[str] | None = None,
     keep: str | None = None,
@@ -129,7 +140,7 @@ def apply_news(hub: Hub, news: News) -> None:
     end_here(hub, account, wanted, keep, bool(data.get("tokens")), bool(data.get("renewed")))
 
 
-async def still_valid(manager: TableManager, conn: Connection) -> bool:
+async def still_valid(manager: Served, conn: Connection) -> bool:
     """Whether the session or token that opened ``conn`` still holds (read from the database); if not,
     the socket is closed. A spectator's anonymous socket is always valid."""
     if conn.closed:
@@ -145,7 +156,7 @@ async def still_valid(manager: TableManager, conn: Connection) -> bool:
     return alive
 
 
-async def check_all(manager: TableManager) -> int:
+async def check_all(manager: Served) -> int:
     """Close every socket here whose session expired or was deleted, or whose token was revoked."""
     conns = [c for c in manager.hub.connections() if c.session or c.token]
     if not conns:
@@ -160,7 +171,7 @@ async def check_all(manager: TableManager) -> int:
     return closed
 
 
-async def watch(manager: TableManager, every: float | None = None) -> None:
+async def watch(manager: Served, every: float | None = None) -> None:
     """Run :func:`check_all` every ``every`` seconds (default :data:`CHECK_SECONDS`) until cancelled."""
     every = CHECK_SECONDS if every is None else every
     while True:

@@ -11,18 +11,29 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import expiry
 from .errors import ApiError
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .table.live import LiveTable
+
+
+class Tables(expiry.Tables, Protocol):
+    """What the timers need of the table manager (``table.TableManager``)."""
+
+    closing: bool
+
+    async def get(self, table_id: str, fresh: bool = True) -> LiveTable:
+        """The live table."""
+        ...
+
 
 log = logging.getLogger("robotable.server")
 
 
-async def run(manager: TableManager) -> None:
+async def run(manager: Tables) -> None:
     """Look for time-outs every tick and for expired tables every ``expiry.every`` seconds."""
     settings = expiry.ExpirySettings.from_env()
     last_sweep = 0.0
@@ -40,7 +51,7 @@ async def run(manager: TableManager) -> None:
             log.exception("the timers failed; trying again at the next tick")
 
 
-async def timed_out(manager: TableManager, table_id: str, seat: int) -> None:
+async def timed_out(manager: Tables, table_id: str, seat: int) -> None:
     """A seat's clock ran out: note it and show the others they may now hand the seat to a bot."""
     try:
         live = await manager.get(table_id)

@@ -15,7 +15,7 @@ maximum in milliseconds:
   write, the catch-ups and retries included;
 - ``race_catch_up``: after a write lost its compare-and-set to another process's, the catch-up (the
   winner's move from news that came meanwhile, from what the losing write saw, or read at once; see
-  ``TableCache.catch_up_after_race``);
+  ``Sync.catch_up_after_race`` in table/sync.py);
 - ``news_publish``: news of this process, from its publishing to Redis's answer (the queue of the
   fan-out's publisher and its round trip);
 - ``news_delay``: how late news of other processes comes through the fan-out, from its publishing

@@ -101,9 +101,9 @@ def test_bot_tables_resume_at_start_up_and_people_tables_wait(tmp_path) -> None:
 def test_finished_tables_leave_memory_sooner_than_unfinished_ones(tmp_path, monkeypatch) -> None:
     """A busy server finishes many tables: each leaves memory soon after its last use (here at once),
     where an unfinished one waits for the longer idle time; a finished one comes back on demand."""
-    from robotable.server import cache
+    from robotable.server.table import registry
 
-    monkeypatch.setattr(cache, "FINISHED_IDLE_SECONDS", 0.0)
+    monkeypatch.setattr(registry, "FINISHED_IDLE_SECONDS", 0.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'finished.db'}", bot_delay=0)) as client:
         manager = client.app.state.manager
         finished = make_table(client, [BOT, BOT])["table"]["id"]

@@ -15,7 +15,7 @@ from people import bearer, guest_token, new_table
 from ttb_positions import ZAP
 
 from robotable.games.twin_tin_bots.positions import complete
-from robotable.server.tables import POSITION_KEY
+from robotable.server.table import POSITION_KEY
 
 GAME = "twin-tin-bots"
 HUMAN = {"kind": "human"}
