@@ -303,8 +303,6 @@ async def table_review(
     if seat is not None and not 0 <= seat < live.row.num_players:
         raise ApiError(f"seat must be 0 to {live.row.num_players - 1}, got {seat}")
     if not live.state.is_over():
-        if not mine:
-            raise Forbidden(SPECTATOR_REFUSAL, code="app:errors.review_spectator")
         raise Conflict("reviews are for finished tables: this game is still being played")
     if POSITION_KEY in live.row.options:
         raise Conflict("this table started from a written position (a test server feature): it has no record")

@@ -63,9 +63,10 @@ def test_a_tf22_review_is_shown_to_spectators_and_other_seats_players(client: Te
     client.app.state.review_budget = BUDGET
     made = create_table(client, [HUMAN, BOT])
     table, token = made["table"]["id"], made["tokens"][0]
+    other = guest_token(client, "Spectator")
+    assert review(client, table, other).status_code == 409  # not while the game is played
     play_out(client, table, 0, token)
     assert review(client, table, None).status_code == 401  # a spectator, signed out
-    other = guest_token(client, "Spectator")
     seen = wait_for(lambda: (r := review(client, table, other)).status_code == 200 and r.json(), "the review")
     assert seen["spectator"] is True and [s["seat"] for s in seen["seats"]] == [0, 1]
     bots_seat = review(client, table, token, seat=1)  # the player asking about the bot's seat
