@@ -1,6 +1,6 @@
 """Issue 30, in Debian's chromium: a finished table's replay shows its player's review (progress while the
 server computes it, then the chart of the seat's value and its largest losses); clicking a loss or a
-point of the chart shows that position in the replay."""
+point of the chart shows that position in the replay, and a loss its move played and the better move."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from test_server_browser import browser, signed_in_page, watch_errors  # noqa: F
 SMALL_REVIEW = {"ROBOTABLE_REVIEW_ITERATIONS": "3"}
 
 
-def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser) -> None:  # noqa: F811
+def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser, tmp_path) -> None:  # noqa: F811
     server = server_factory(bot_delay=0.0, env=SMALL_REVIEW)
     page, me = signed_in_page(browser, server, "Ada", viewport={"width": 1280, "height": 900})
     body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, BOT]}
@@ -34,11 +34,34 @@ def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser
     losses = page.locator(".review-loss")
     assert [losses.nth(i).inner_text() for i in range(losses.count())] == seat["text"]["largest_losses"]
     assert seat["largest_losses"], "a player of first legal moves loses somewhere"
-    # a loss shows the position before its move
+    # a loss shows the position before its move, and its two moves in the game's own words
     moment = seat["moments"][seat["largest_losses"][-1]]
     losses.last.click()
     page.wait_for_function(f"() => document.body.dataset.step === '{moment['index']}'")
     assert page.locator("#slider").input_value() == str(moment["index"])
+    position = page.locator(f"#review-position[data-step='{moment['index']}'][data-ready='1']")
+    position.wait_for()
+    assert page.locator("#board .tf22").is_visible()  # the board, drawn by the game's renderer
+    played = position.locator(".review-move.played").inner_text()
+    better = position.locator(".review-move.better").inner_text()
+    words = page.evaluate(
+        "async ([a, b]) => { const r = (await import('/static/games/tf22-reload.js')).default;"
+        " return [r.describeAction(a), r.describeAction(b)]; }",
+        [moment["played"], moment["best"]],
+    )
+    assert words[0] in played and words[1] in better and f"{round(moment['before'] * 100)}%" in better
+    assert f"{round(moment['after'] * 100)}%" in played
+    # the board offers those two moves as at the table (nothing else); playing one points at its card
+    assert page.evaluate("document.body.dataset.marked") == "1"
+    assert page.locator("#board .legal, #board [data-legal]").count() >= 1
+    if moment["best"]["type"] == "play":
+        page.locator(f"#board .hand [data-legal='play'][data-value='{moment['best']['value']}']").click()
+        position.locator(".review-move.better.chosen").wait_for()
+    page.screenshot(path=str(tmp_path / "review-panel.png"), full_page=True)
+    position.locator("#review-after").click()  # the position after the move played
+    page.wait_for_function(f"() => document.body.dataset.step === '{moment['index'] + 1}'")
+    exercise_href = position.locator("#review-exercise").get_attribute("href")
+    assert exercise_href == f"/exercise/{table}.0.{moment['index']}"
     # and a turning point of the chart, its own
     turning = seat["moments"][seat["turning_points"][0]]
     page.locator(f"#review-chart circle.turning[data-step='{turning['index']}']").first.click()
@@ -53,7 +76,7 @@ def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser
         exercise.get_by_role("button").click()
         assert exercise.locator(".exercise-answer").is_visible()
         step = exercise.get_attribute("data-move")
-        exercise.get_by_role("link").click()
+        exercise.locator("a.exercise-see").click()
         page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
     else:
         page.wait_for_selector("#profile-recent li")
@@ -61,7 +84,7 @@ def test_the_replay_shows_the_review_and_jumps_to_a_loss(server_factory, browser
     assert errors == []
 
 
-def test_the_review_panel_in_japanese_on_a_phone(server_factory, browser) -> None:  # noqa: F811
+def test_the_review_panel_in_japanese_on_a_phone(server_factory, browser, tmp_path) -> None:  # noqa: F811
     """The panel speaks the page's language and its chart fits a phone's width."""
     server = server_factory(bot_delay=0.0, env=SMALL_REVIEW)
     page, me = signed_in_page(browser, server, "Ada", locale="ja-JP", viewport={"width": 390, "height": 844})
@@ -75,3 +98,20 @@ def test_the_review_panel_in_japanese_on_a_phone(server_factory, browser) -> Non
     assert "手目" in page.locator(".review-turns").inner_text()
     chart = page.locator("#review-chart").bounding_box()
     assert chart is not None and 0 < chart["width"] <= 390
+    # a turning point of the chart shows its position; a loss its position and both moves, on the phone
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        (seat,) = http.get(f"/api/tables/{table}/review", params={"seat": 0}, headers=bearer(me)).json()["seats"]
+    turning = seat["moments"][seat["turning_points"][0]]
+    page.locator(f"#review-chart circle.turning[data-step='{turning['index']}']").first.click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{turning['index']}'")
+    assert page.locator("#board .tf22").is_visible()
+    moment = seat["moments"][seat["largest_losses"][0]]
+    page.locator(".review-loss").first.click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{moment['index']}'")
+    position = page.locator("#review-position[data-ready='1']")
+    position.wait_for()
+    assert "探索のよりよい手" in position.locator(".review-move.better").inner_text()
+    for kind in ("played", "better"):
+        box = position.locator(f".review-move.{kind}").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.screenshot(path=str(tmp_path / "review-phone.png"), full_page=True)

@@ -453,28 +453,63 @@ function changePanel(view, ctx, L) {
   return parts;
 }
 
+/** What a preview says, line by line: where each robot ends, what it delivers, pushes or zaps. */
+function previewLines(p, names, seat) {
+  const lines = [];
+  for (const [name, steps] of Object.entries(p.paths)) {
+    const [hx, f] = steps[steps.length - 1];
+    lines.push(t("twin-tin-bots:table.ends_on", { robot: robotName(name), place: place(hx), facing: facing(f) }));
+  }
+  for (const e of p.events) {
+    if (["deliver", "load", "unload", "steal", "crystal_pushed", "zap", "blocked", "mud", "crystal_enters", "blob_moved"].includes(e.type)) lines.push(describeEvent(e, names, seat));
+    if (e.type === "move" && e.how === "pushed") lines.push(describeEvent(e, names, seat));
+    if (e.type === "turn_start") break;
+  }
+  if (!Object.keys(p.paths).length) lines.push(t("twin-tin-bots:table.no_move"));
+  if (p.pending) lines.push(p.pending.type === "zap" ? t("twin-tin-bots:table.stops_zap", { robot: p.pending.robot }) : p.pending.type === "blob" ? t("twin-tin-bots:table.stops_blob") : t("twin-tin-bots:table.stops_crystal"));
+  if (p.over) lines.push(t("twin-tin-bots:table.would_end"));
+  return lines;
+}
+
+/** A preview drawn over the arena: each moving robot's path and its ghost where it ends, deliveries ringed. */
+function previewOverlay(view, p) {
+  const overlay = [];
+  const robotColour = new Map(view.robots.map((r) => [r.robot, r.colour]));
+  for (const [name, steps] of Object.entries(p.paths)) {
+    const line = pathLine(steps, robotColour.get(name));
+    if (line) overlay.push(line);
+    const [hx, f] = steps[steps.length - 1];
+    overlay.push(ghost(name, robotColour.get(name), hx, f));
+  }
+  for (const e of p.events) {
+    if (e.type === "turn_start") break;
+    if (e.type === "deliver") {
+      const b = view.colours.find((c) => c.colour === e.base);
+      const [x, y] = centre(b.base);
+      overlay.push(svg("circle", { cx: x, cy: y, r: 11, class: "deliver-ring" }));
+    }
+    if (e.type === "crystal_pushed") overlay.push(gem(e.crystal, centre(e.hex), 0.9, { class: "crystal ghosted" }));
+  }
+  return overlay;
+}
+
+/** A preview on its own (the review's two moves, a hint): the arena with the preview drawn over it, and
+ * its lines. Used outside the table's own drawing, so it keeps nothing between calls. */
+function renderPreview(view, preview, names, seat) {
+  return el(
+    "div",
+    { class: "ttb-preview-figure" },
+    arena(view, { overlay: [defs(), ...previewOverlay(view, preview)], cls: "preview-arena" }),
+    el("ul", { class: "preview-lines small" }, previewLines(preview, names, seat).map((line) => el("li", {}, line))),
+  );
+}
+
 function previewPanel(view, ctx) {
   const a = ui.staged;
   const parts = [el("h3", {}, t("twin-tin-bots:table.preview", { action: describeAction(a) }))];
   if (ui.previewError) parts.push(el("p", { class: "error" }, ui.previewError));
   else if (!ui.preview) parts.push(el("p", { class: "muted" }, t("twin-tin-bots:table.computing")));
-  else {
-    const p = ui.preview;
-    const lines = [];
-    for (const [name, steps] of Object.entries(p.paths)) {
-      const [hx, f] = steps[steps.length - 1];
-      lines.push(t("twin-tin-bots:table.ends_on", { robot: robotName(name), place: place(hx), facing: facing(f) }));
-    }
-    for (const e of p.events) {
-      if (["deliver", "load", "unload", "steal", "crystal_pushed", "zap", "blocked", "mud", "crystal_enters", "blob_moved"].includes(e.type)) lines.push(describeEvent(e, ctx.names, ctx.seat));
-      if (e.type === "move" && e.how === "pushed") lines.push(describeEvent(e, ctx.names, ctx.seat));
-      if (e.type === "turn_start") break;
-    }
-    if (!Object.keys(p.paths).length) lines.push(t("twin-tin-bots:table.no_move"));
-    if (p.pending) lines.push(p.pending.type === "zap" ? t("twin-tin-bots:table.stops_zap", { robot: p.pending.robot }) : p.pending.type === "blob" ? t("twin-tin-bots:table.stops_blob") : t("twin-tin-bots:table.stops_crystal"));
-    if (p.over) lines.push(t("twin-tin-bots:table.would_end"));
-    parts.push(el("ul", { class: "preview-lines", id: "preview-lines" }, lines.map((t) => el("li", {}, t))));
-  }
+  else parts.push(el("ul", { class: "preview-lines", id: "preview-lines" }, previewLines(ui.preview, ctx.names, ctx.seat).map((t) => el("li", {}, t))));
   parts.push(
     el(
       "div",
@@ -510,24 +545,7 @@ function pendingPanel(view, ctx, L) {
 function arenaFor(view, ctx, L) {
   const overlay = [defs()];
   const clickable = new Map();
-  const robotColour = new Map(view.robots.map((r) => [r.robot, r.colour]));
-  if (ui.staged && ui.preview) {
-    for (const [name, steps] of Object.entries(ui.preview.paths)) {
-      const line = pathLine(steps, robotColour.get(name));
-      if (line) overlay.push(line);
-      const [hx, f] = steps[steps.length - 1];
-      overlay.push(ghost(name, robotColour.get(name), hx, f));
-    }
-    for (const e of ui.preview.events) {
-      if (e.type === "turn_start") break;
-      if (e.type === "deliver") {
-        const b = view.colours.find((c) => c.colour === e.base);
-        const [x, y] = centre(b.base);
-        overlay.push(svg("circle", { cx: x, cy: y, r: 11, class: "deliver-ring" }));
-      }
-      if (e.type === "crystal_pushed") overlay.push(gem(e.crystal, centre(e.hex), 0.9, { class: "crystal ghosted" }));
-    }
-  }
+  if (ui.staged && ui.preview) overlay.push(...previewOverlay(view, ui.preview));
   if (view.pending && view.pending.type === "zap") {
     const hit = view.robots.find((r) => r.robot === view.pending.robot);
     if (hit) {
@@ -910,4 +928,4 @@ function optionsEditor(box, { api, numPlayers, baseOptions }) {
   return { read: () => Object.fromEntries(TOOLS.filter(([n]) => chosen[n].length).map(([n]) => [n, chosen[n]])), refresh };
 }
 
-export default { render, describeEvent, describeAction, renderResult, optionsEditor };
+export default { render, describeEvent, describeAction, renderResult, optionsEditor, renderPreview };

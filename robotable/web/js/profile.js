@@ -73,26 +73,34 @@ async function main() {
   );
 }
 
-/** "Find the better move": on your own profile, positions from your reviewed games (issue 30). */
+/** "Find the better move": on your own profile, positions from your reviewed games (issue 30), each
+ * played on its own page (/exercise/{id}) and marked once solved. */
 async function exercises() {
   const who = await currentAccount();
   if (!who.account || who.account.id !== accountId) return;
-  const list = await api(`/api/account/exercises?lang=${encodeURIComponent(lang)}`);
+  const list = await api(`/api/exercises?lang=${encodeURIComponent(lang)}`);
   if (!list.length) return;
   const items = list.map((x) => {
     const answer = el("p", { class: "small exercise-answer", hidden: true }, t("app:exercises.answer", { better: x.better_text, loss: `${Math.round(x.loss * 100)}%` }));
     return el(
       "li",
-      { class: "exercise", dataset: { table: x.table, move: x.move } },
-      el("p", {}, t("app:exercises.position", { game: gameName(x.game), where: x.where, played: x.played_text })),
-      el("a", { href: `/replay/${encodeURIComponent(x.table)}?step=${x.move}` }, t("app:exercises.see")),
+      { class: `exercise${x.solved ? " solved" : ""}`, dataset: { table: x.table, move: x.move, id: x.id, solved: x.solved ? "1" : "0" } },
+      el("p", {}, t("app:exercises.position", { game: gameName(x.game), where: x.where, played: x.played_text }), x.solved ? el("strong", { class: "exercise-solved" }, ` ${t("app:exercises.solved")}`) : null),
+      el("a", { class: "button exercise-play", href: `/exercise/${encodeURIComponent(x.id)}` }, t("app:exercises.play")),
+      " ",
+      el("a", { class: "exercise-see", href: `/replay/${encodeURIComponent(x.table)}?step=${x.move}` }, t("app:exercises.see")),
       " ",
       el("button", { type: "button", class: "small", onclick: () => { answer.hidden = false; } }, t("app:exercises.show")),
       answer,
     );
   });
+  const solved = list.filter((x) => x.solved).length;
   const section = $("profile-exercises");
-  section.replaceChildren(el("h3", {}, t("app:exercises.title")), el("p", { class: "muted small" }, t("app:exercises.count", { count: list.length })), el("ol", { class: "exercises" }, items));
+  section.replaceChildren(
+    el("h3", {}, t("app:exercises.title")),
+    el("p", { class: "muted small" }, t("app:exercises.count", { count: list.length }), solved ? ` ${t("app:exercises.solved_count", { count: solved })}` : ""),
+    el("ol", { class: "exercises" }, items),
+  );
   section.hidden = false;
 }
 

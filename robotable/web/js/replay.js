@@ -17,14 +17,21 @@ function allLog(upto) {
   return out;
 }
 
-function show(index) {
+/** Show step ``index``. ``marks`` (the review's loss): ``{legal, act, preview}``, the moves to offer at
+ * that position, drawn as at the table (the move played and the better move, nothing else). */
+function show(index, marks = null) {
   const steps = rp.data.steps;
   rp.index = Math.max(0, Math.min(index, steps.length - 1));
   const step = steps[rp.index];
   $("slider").value = rp.index;
   $("step-label").textContent = t("app:replay.move_of", { n: rp.index, total: steps.length - 1 });
   document.body.dataset.step = rp.index;
-  rp.renderer.render($("board"), { view: step.view, legal: [], seat: rp.seat, names: rp.names, act: () => {}, replay: true });
+  document.body.dataset.marked = marks ? "1" : "";
+  const base = { view: step.view, seat: rp.seat, names: rp.names, moves: rp.index, events: [] };
+  const ctx = marks
+    ? { ...base, legal: marks.legal, act: marks.act, preview: marks.preview, replay: false, tableId: `review:${tableId}` }
+    : { ...base, legal: [], act: () => {}, replay: true };
+  rp.renderer.render($("board"), ctx);
   const describe = rp.renderer.describeEvent || ((e) => e.type);
   const log = allLog(rp.index);
   const items = log
@@ -69,7 +76,11 @@ async function start(data) {
   $("step-controls").hidden = false;
   $("slider").max = data.steps.length - 1;
   show(Number(new URLSearchParams(location.search).get("step")) || 0); // ?step=N: a position to look at
-  if (data.table && rp.seat !== null) mountReview($("review"), data.table.id, rp.seat, rp.names, show); // a player's own seat
+  if (data.table && rp.seat !== null) {
+    // a player's own seat: a loss opens its position here, its two moves in the game's words and previews
+    const game = { renderer: rp.renderer, viewAt: (step) => rp.data.steps[step]?.view, previews: !!rp.renderer.renderPreview };
+    mountReview($("review"), data.table.id, rp.seat, rp.names, show, game);
+  }
 }
 
 async function loadTable() {

@@ -1,7 +1,9 @@
 // The review panel of a finished table's replay (issue 30; docs/review.md): asks
 // GET /api/tables/{id}/review for the seat this browser played, shows the progress while the server
 // computes it, then a chart of the seat's value over the game (SVG drawn here) with its turning points,
-// and its largest losses; a point or a loss shows that position in the replay.
+// and its largest losses; a point or a loss shows that position in the replay. A loss also opens its
+// two moves (the move played and the search's better one) in the game's own words and, where the game
+// has previews (Twin Tin Bots), what each would do drawn by the game's renderer (``renderPreview``).
 
 import { api, el, svg } from "/static/js/api.js";
 import { lang, t } from "/static/js/i18n.js";
@@ -45,11 +47,82 @@ export function valueChart(seat, moves, goTo) {
   );
 }
 
-function seatPanel(seat, body, names, goTo) {
+/** One of the two moves of a loss: its words (the game's own ``describeAction``), its value, and what it
+ * would do where the game has previews. */
+function moveCard(kind, action, value, ctx) {
+  const words = ctx.renderer && ctx.renderer.describeAction ? ctx.renderer.describeAction(action) : el("span", { class: "review-move-words" }, "…"); // (else the server's words, below)
+  return el(
+    "div",
+    { class: `review-move ${kind}`, dataset: { move: kind } },
+    el("h5", {}, t(`app:review.move_${kind}`)),
+    el("p", { class: `review-move-text ${kind}` }, words, " ", el("span", { class: "small muted" }, t("app:review.value_of", { value: percent(value) }))),
+  );
+}
+
+/** The position of a loss: the replay moves there (the board as the replay draws it), and the panel
+ * shows the move played beside the better move, with their previews where the game has them. */
+async function openLoss(panel, seat, moment, sentence, ctx) {
+  const id = `${ctx.tableId}.${seat.seat}.${moment.index}`;
+  const played = moveCard("played", moment.played, moment.after, ctx);
+  const better = moveCard("better", moment.best, moment.before, ctx);
+  // the board offers just these two moves, as at the table; playing one points at its card here (and, in
+  // games with previews, the renderer previews it from the seat's view)
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const act = (action) => {
+    for (const [card, mine] of [[played, moment.played], [better, moment.best]]) card.classList.toggle("chosen", same(action, mine));
+  };
+  const preview = ctx.previews ? (action) => api(`/api/exercises/${encodeURIComponent(id)}/preview`, { method: "POST", body: { action } }) : null;
+  ctx.goTo(moment.index, { legal: [moment.played, moment.best], act, preview });
+  const box = el(
+    "section",
+    { class: "review-position", id: "review-position", dataset: { step: moment.index }, "aria-live": "polite" },
+    el("h4", {}, t("app:review.position_title", { move: moment.index + 1 })),
+    el("p", { class: "small" }, sentence),
+    el("div", { class: "review-moves" }, played, better),
+    el(
+      "p",
+      { class: "small" },
+      el("button", { type: "button", class: "linkish", id: "review-after", onclick: () => ctx.goTo(moment.index + 1) }, t("app:review.after_move")),
+      " · ",
+      el("a", { href: `/exercise/${encodeURIComponent(id)}`, id: "review-exercise" }, t("app:review.try_exercise")),
+    ),
+  );
+  const old = panel.querySelector("#review-position");
+  if (old) old.replaceWith(box);
+  else panel.querySelector(".review-seat")?.after(box);
+  box.scrollIntoView({ block: "nearest" });
+  const previews = !!(ctx.renderer && ctx.renderer.renderPreview && ctx.previews);
+  const ownWords = !!(ctx.renderer && ctx.renderer.describeAction);
+  if (!previews && ownWords) {
+    box.dataset.ready = "1";
+    return;
+  }
+  const note = el("p", { class: "small muted" }, t(previews ? "app:review.previewing" : "app:common.loading"));
+  box.append(note);
+  try {
+    const solution = await api(`/api/exercises/${encodeURIComponent(id)}/solution?lang=${encodeURIComponent(lang)}`);
+    if (!ownWords) {
+      played.querySelector(".review-move-words").textContent = solution.played_text;
+      better.querySelector(".review-move-words").textContent = solution.better_text;
+    }
+    const view = ctx.viewAt(moment.index);
+    if (previews && solution.previews && view) {
+      played.append(ctx.renderer.renderPreview(view, solution.previews.played, ctx.names, seat.seat));
+      better.append(ctx.renderer.renderPreview(view, solution.previews.better, ctx.names, seat.seat));
+    }
+    note.remove();
+  } catch (err) {
+    note.textContent = t("app:review.no_preview", { error: err.message });
+  }
+  box.dataset.ready = "1";
+}
+
+function seatPanel(seat, body, names, goTo, ctx = null) {
   const name = names[seat.seat] ?? t("app:seat.name", { n: seat.seat + 1 });
   const losses = seat.largest_losses.map((index, i) => {
     const moment = seat.moments[index];
-    return el("li", {}, el("button", { type: "button", class: "linkish review-loss", dataset: { step: moment.index }, onclick: () => goTo(moment.index) }, seat.text.largest_losses[i]));
+    const onclick = () => (ctx ? openLoss(ctx.panel, seat, moment, seat.text.largest_losses[i], ctx) : goTo(moment.index));
+    return el("li", {}, el("button", { type: "button", class: "linkish review-loss", dataset: { step: moment.index }, onclick }, seat.text.largest_losses[i]));
   });
   const turning = seat.turning_points.map((index, i) => el("li", {}, el("button", { type: "button", class: "linkish review-turn", dataset: { step: seat.moments[index].index }, onclick: () => goTo(seat.moments[index].index) }, seat.text.turning_points[i])));
   return el(
@@ -65,8 +138,11 @@ function seatPanel(seat, body, names, goTo) {
   );
 }
 
-/** Fill ``panel`` with the review of ``seat`` at ``tableId`` (polling while it is computed). */
-export async function mountReview(panel, tableId, seat, names, goTo) {
+/** Fill ``panel`` with the review of ``seat`` at ``tableId`` (polling while it is computed). ``game``
+ * (optional): ``{renderer, viewAt(step), previews}`` to open a loss's two moves in the game's own words
+ * and previews. */
+export async function mountReview(panel, tableId, seat, names, goTo, game = null) {
+  const ctx = game ? { ...game, panel, tableId, names, goTo } : null;
   panel.hidden = false;
   const status = el("p", { class: "small", id: "review-status", role: "status" }, t("app:review.asking"));
   panel.replaceChildren(el("h3", {}, t("app:review.panel_title")), status);
@@ -81,7 +157,7 @@ export async function mountReview(panel, tableId, seat, names, goTo) {
     }
     if (body.status === "done") {
       status.textContent = t("app:review.values");
-      panel.append(...body.seats.map((s) => seatPanel(s, body, names, goTo)));
+      panel.append(...body.seats.map((s) => seatPanel(s, body, names, goTo, ctx)));
       panel.dataset.ready = "1";
       return;
     }

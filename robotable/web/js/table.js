@@ -248,7 +248,7 @@ function renderSide() {
       el("button", { type: "button", id: "undo-button", onclick: undo, disabled: !msg.can_undo, title: t("app:table.undo_title") }, t("app:table.undo")),
     );
   }
-  if (page.seat !== null && myMove(msg) && hintsAllowed(table)) controls.push(...hintControls(table.id, page.seat, msg.moves));
+  if (page.seat !== null && myMove(msg) && hintsAllowed(table)) controls.push(...hintControls(table.id, page.seat, msg.moves, { renderer: page.renderer, view: msg.view, names: names(), preview: previewAction }));
   if (table.status === "finished") {
     controls.push(el("a", { class: "button", href: `/replay/${table.id}` }, t("app:table.replay")));
     if (page.seat !== null) {
