@@ -51,7 +51,7 @@ def check_max_rounds(game: Game, value: object) -> int | None:
     check_limit(value, "max_rounds")
     if game.round_limit is None:
         raise BadInput(f"{game.id} has no round limit (max_rounds is for games that declare one)")
-    return value  # type: ignore[return-value]
+    return value  # type: ignore[return-value]  # check_limit() refused anything but a positive int
 
 
 def round_limit_result(game: Game, state: State, max_rounds: int | None) -> Result | None:

@@ -272,6 +272,7 @@ class RobotableAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         table = self.table
+        # None is PettingZoo's action for a finished agent, handled above
         table.play(self._seat[agent], action)  # type: ignore[arg-type]
         table.steps += 1
         state = table.state

@@ -336,7 +336,7 @@ class ISMCTSAgent(Agent):
             "stopped_by": stopped_by,
         }
         if not done:
-            return fallback  # type: ignore[return-value]
+            return fallback  # type: ignore[return-value]  # set when a deadline can stop the loop first (not iterations=0)
         edges = roots[decision.seat].actions
         return max(
             decision.legal,
@@ -431,6 +431,7 @@ class ISMCTSAgent(Agent):
             legal = state.legal_actions(seat)
             if len(legal) > 1:
                 guided = self.model is not None and self.model_rollouts > 0 and rng.random() < self.model_rollouts
+                # guided implies a model; mypy reads the rollout policy as possibly None (set by _bind)
                 state.apply_legal(seat, (self.model if guided else policy)(state, seat, legal, rng))  # type: ignore[misc]
             else:
                 state.apply_legal(seat, legal[0])

@@ -17,6 +17,7 @@ DATA = json.loads(resources.files(__package__).joinpath("data/components.json").
 
 COLOUR_NAMES: tuple[str, ...] = tuple(DATA["colours"])
 # The members are read from the data file, which mypy cannot see (it types Colour as an IntEnum all the same).
+# mypy accepts only literal member names in the functional Enum API
 Colour = enum.IntEnum("Colour", {name.upper(): i for i, name in enumerate(COLOUR_NAMES)})  # type: ignore[misc]
 Colour.__doc__ = "Container colours in stacking order (yellow at the bottom, green on top)."
 NUM_COLOURS = len(COLOUR_NAMES)

@@ -25,6 +25,7 @@ LAYOUT_DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("
 
 _TILE_NAMES: list[str] = list(DATA["order_tiles"]) + list(DATA["special_orders"])
 # The members come from the data file, which mypy cannot see: code names them by lookup, Tile["DASH"].
+# mypy accepts only literal member names in the functional Enum API
 Tile = enum.IntEnum("Tile", {name.upper(): i for i, name in enumerate(_TILE_NAMES)})  # type: ignore[misc]
 Tile.__doc__ = "Every kind of Order and Special Order tile."
 TILE_NAMES: tuple[str, ...] = tuple(_TILE_NAMES)

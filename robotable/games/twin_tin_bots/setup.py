@@ -264,7 +264,7 @@ def _pieces(st: TtbState, layout: dict[str, Any]) -> None:
         for k in range(st.robots_per):
             pos, facing = layout["robots"][name][k]
             st.rhex.append(tuple(pos))
-            st.rface.append(parse_facing(facing))  # type: ignore[arg-type]
+            st.rface.append(parse_facing(facing))  # type: ignore[arg-type]  # the shipped layouts name real facings
             st.rcargo.append(0)
             st.stuck.append(False)
     for crystal, hexes in layout["crystals"].items():

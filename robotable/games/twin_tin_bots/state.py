@@ -44,7 +44,8 @@ def _can_place_crystal(st: TtbState, action: PlaceCrystal) -> bool:
 
 
 def _place_crystal(st: TtbState, action: PlaceCrystal, events: list[Event]) -> None:
-    crystals.place_entering(st, tuple(action.hex), events)  # type: ignore[arg-type]
+    q, r = action.hex  # (a list when decoded from JSON)
+    crystals.place_entering(st, (q, r), events)
 
 
 #: How each action type is checked (is it legal now?) and applied.
