@@ -50,14 +50,7 @@ def component_problems(st: Tf22State) -> Iterator[str]:
     if sorted(pool) != sorted(DECK):
         yield f"the {len(DECK)} container cards are not all there exactly once ({len(pool)} found)"
     on_ships = [0] * NUM_COLOURS
-    for seat, ship in enumerate(st.ships):
-        if len(ship) != SLOTS_BY_PLAYERS[n]:
-            yield f"seat {seat}'s ship has {len(ship)} slots; {n} players have {SLOTS_BY_PLAYERS[n]}"
-        for stack in ship:
-            if any(a >= b for a, b in pairwise(stack)):
-                yield f"seat {seat}'s stack {[COLOUR_NAMES[c] for c in stack]} breaks the loading rules"
-            for c in stack:
-                on_ships[c] += 1
+    yield from _ship_problems(st, on_ships)
     for c in range(NUM_COLOURS):
         held = st.stock[c] + on_ships[c] + (st.activated == c)
         if st.stock[c] < 0 or held != CONTAINERS_PER_COLOUR:
@@ -68,3 +61,17 @@ def component_problems(st: Tf22State) -> Iterator[str]:
     for seat in range(n):
         if sorted(st.hands[seat] + st.discards[seat]) != list(RCU_VALUES):
             yield f"seat {seat}'s hand and RC discard pile are not the cards 1 to 7 once each"
+
+
+def _ship_problems(st: Tf22State, on_ships: list[int]) -> Iterator[str]:
+    """Ships with the wrong number of slots or stacks breaking the loading rules; counts the containers
+    on ships by colour into ``on_ships``."""
+    n = st.num_players
+    for seat, ship in enumerate(st.ships):
+        if len(ship) != SLOTS_BY_PLAYERS[n]:
+            yield f"seat {seat}'s ship has {len(ship)} slots; {n} players have {SLOTS_BY_PLAYERS[n]}"
+        for stack in ship:
+            if any(a >= b for a, b in pairwise(stack)):
+                yield f"seat {seat}'s stack {[COLOUR_NAMES[c] for c in stack]} breaks the loading rules"
+            for c in stack:
+                on_ships[c] += 1

@@ -48,21 +48,11 @@ def to_json(st: TtbState) -> dict[str, Any]:
         "controllers": list(st.controller),
         "teams": list(st.team),
         "turn_order": [names[c] for c in st.order],
-        "radius": st.board.radius,
-        "bases": {names[c]: list(h) for c, h in enumerate(st.board.bases)},
-        "rocks": [list(h) for h in sorted(st.board.rocks)],
-        "teleporters": [[list(a), list(b)] for a, b in st.board.teleporters],
-        "mud": [list(h) for h in sorted(st.board.mud)],
+        **_board_json(st),
         "blobs": [list(h) for h in st.blobs],
         "robots": _robots_json(st),
-        "crystals": [{"hex": list(h), "crystal": CRYSTAL_NAMES[v]} for h, v in sorted(st.ground.items())],
-        "track": [CRYSTAL_NAMES[v] for v in st.track],
-        "unused": {CRYSTAL_NAMES[v]: st.unused[i] for i, v in enumerate(CRYSTAL_KINDS)},
-        "delivered": {names[c]: [CRYSTAL_NAMES[v] for v in d] for c, d in enumerate(st.delivered)},
-        "programs": {names[c]: [tile_or_none(t) for t in p] for c, p in enumerate(st.programs)},
-        "specials": {names[c]: [TILE_NAMES[t] for t in s] for c, s in enumerate(st.specials)},
-        "revealed": {names[c]: [TILE_NAMES[t] for t in s] for c, s in enumerate(st.revealed)},
-        "special_stack": [TILE_NAMES[t] for t in st.stack],
+        **_crystals_json(st),
+        **_tiles_json(st),
         "double_modification_used": {names[c]: u for c, u in enumerate(st.dm_used)},
         "first_turn_done": {names[c]: u for c, u in enumerate(st.first_done)},
         "round": st.round,
@@ -76,6 +66,40 @@ def to_json(st: TtbState) -> dict[str, Any]:
         "pending": _pending_json(st),
         "victor": st.victor if st.victor >= 0 else None,
         "end_reason": st.end_reason,
+    }
+
+
+def _board_json(st: TtbState) -> dict[str, Any]:
+    """The board: radius, bases, rocks, teleporters and mud."""
+    names = st.colours
+    return {
+        "radius": st.board.radius,
+        "bases": {names[c]: list(h) for c, h in enumerate(st.board.bases)},
+        "rocks": [list(h) for h in sorted(st.board.rocks)],
+        "teleporters": [[list(a), list(b)] for a, b in st.board.teleporters],
+        "mud": [list(h) for h in sorted(st.board.mud)],
+    }
+
+
+def _crystals_json(st: TtbState) -> dict[str, Any]:
+    """Crystals on the ground, the Crystal track, those unused and those delivered."""
+    names = st.colours
+    return {
+        "crystals": [{"hex": list(h), "crystal": CRYSTAL_NAMES[v]} for h, v in sorted(st.ground.items())],
+        "track": [CRYSTAL_NAMES[v] for v in st.track],
+        "unused": {CRYSTAL_NAMES[v]: st.unused[i] for i, v in enumerate(CRYSTAL_KINDS)},
+        "delivered": {names[c]: [CRYSTAL_NAMES[v] for v in d] for c, d in enumerate(st.delivered)},
+    }
+
+
+def _tiles_json(st: TtbState) -> dict[str, Any]:
+    """Programs, special tiles in hand and revealed, and the special stack."""
+    names = st.colours
+    return {
+        "programs": {names[c]: [tile_or_none(t) for t in p] for c, p in enumerate(st.programs)},
+        "specials": {names[c]: [TILE_NAMES[t] for t in s] for c, s in enumerate(st.specials)},
+        "revealed": {names[c]: [TILE_NAMES[t] for t in s] for c, s in enumerate(st.revealed)},
+        "special_stack": [TILE_NAMES[t] for t in st.stack],
     }
 
 
@@ -188,6 +212,7 @@ class _StateReader(StateReader):
         seed = self.int("seed", 0)
         options = self.field("options", dict[str, Any])
         try:
+            # Game.start is typed State; this game's start makes a TtbState
             state: TtbState = self.ttb.start(n, seed=seed, options=options)  # type: ignore[assignment]
         except BadOptions as exc:
             raise self.fail("options", str(exc)) from None
