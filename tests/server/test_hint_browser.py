@@ -31,3 +31,23 @@ def test_the_hint_button_shows_the_bots_best_moves_only_where_allowed(server_fac
     page.wait_for_selector("[data-legal]")
     assert page.locator("#hint-button").count() == 0  # rated: no button (and the server refuses hints)
     assert errors == []
+
+
+def test_a_twin_tin_bots_hint_shows_each_choices_preview(server_factory, browser) -> None:  # noqa: F811
+    """In a game with previews, each hinted move can show what it would do, drawn on the arena."""
+    server = server_factory(bot_delay=0.0)
+    page, me = signed_in_page(browser, server, "Ada", viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    watch_errors(page, errors)
+    body = {"game": "twin-tin-bots", "num_players": 2, "seats": [HUMAN, BOT], "hints": True}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        table = http.post("/api/tables", json=body, headers=bearer(me)).json()["table"]
+    page.goto(f"{server.url}/table/{table['id']}?seat=0")
+    page.wait_for_selector("#hint-button")
+    page.locator("#hint-button").click()
+    page.wait_for_selector(".hint-choice .hint-preview-button")
+    page.locator(".hint-choice .hint-preview-button").first.click()
+    figure = page.locator(".hint-choice .hint-preview .ttb-preview-figure").first
+    figure.wait_for()
+    assert figure.locator("svg").first.is_visible() and figure.locator(".preview-lines li").count() > 0
+    assert errors == []

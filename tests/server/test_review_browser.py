@@ -115,3 +115,29 @@ def test_the_review_panel_in_japanese_on_a_phone(server_factory, browser, tmp_pa
         box = position.locator(f".review-move.{kind}").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     page.screenshot(path=str(tmp_path / "review-phone.png"), full_page=True)
+
+
+def test_a_twin_tin_bots_loss_shows_both_moves_previews(server_factory, browser, tmp_path) -> None:  # noqa: F811
+    """In a game with previews, a loss's two moves are drawn on the arena: what each would do."""
+    server = server_factory(bot_delay=0.0, env=SMALL_REVIEW)
+    page, me = signed_in_page(browser, server, "Ada", viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    watch_errors(page, errors)
+    heuristic = {"kind": "bot", "difficulty": "heuristic"}  # (against a random bot the game does not end)
+    body = {"game": "twin-tin-bots", "num_players": 2, "seats": [HUMAN, heuristic]}
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        table = http.post("/api/tables", json=body, headers=bearer(me)).json()["table"]["id"]
+        play_out(http, table, 0, me)
+    page.goto(f"{server.url}/replay/{table}")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert page.locator(".review-loss").count() > 0, "a player of first legal moves loses somewhere"
+    page.locator(".review-loss").first.click()
+    position = page.locator("#review-position[data-ready='1']")
+    position.wait_for()
+    for kind in ("played", "better"):  # each move's preview: the arena, the robots' paths and their lines
+        figure = position.locator(f".review-move.{kind} .ttb-preview-figure")
+        assert figure.locator("svg").first.is_visible()
+        assert figure.locator(".preview-lines li").count() > 0
+    assert page.locator("#board .ttb").is_visible()
+    page.screenshot(path=str(tmp_path / "review-ttb.png"), full_page=True)
+    assert errors == []
