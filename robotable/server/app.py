@@ -52,6 +52,7 @@ from .headers import HeadMiddleware, SecurityHeadersMiddleware
 from .hub import Connection
 from .invites import invite_path
 from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
+from .messages import AckMessage, ErrorMessage, PongMessage
 from .schemas import (
     WS_INCOMING,
     CreatedTable,
@@ -526,16 +527,9 @@ def add_websocket(app: FastAPI) -> None:
             await asyncio.shield(manager.cache.socket_left(table_id, seat, conn.stop()))  # grace starts
 
 
-def ws_error(exc: ApiError, ref: Any = None) -> dict[str, Any]:
+def ws_error(exc: ApiError, ref: Any = None) -> ErrorMessage:
     """A refusal over the websocket: the English ``message`` and the catalogue ``code`` and ``params``."""
-    return {
-        "type": "error",
-        "ref": ref,
-        "status": exc.status,
-        "message": exc.message,
-        "code": exc.code,
-        "params": exc.params,
-    }
+    return ErrorMessage(type="error", ref=ref, status=exc.status, message=exc.message, code=exc.code, params=exc.params)
 
 
 def parse_seat(value: str | None) -> int | None:
@@ -555,7 +549,7 @@ async def handle_ws_message(
     account: Account | None,
     text: str,
     conn: Connection | None = None,
-) -> dict[str, Any] | None:
+) -> AckMessage | PongMessage | ErrorMessage | None:
     """Answer one client message: an ``ack``, a ``pong`` or an ``error`` naming the problem.
 
     Before a move or an undo, the session (or API token) that opened ``conn`` is read again: if it has
@@ -570,7 +564,7 @@ async def handle_ws_message(
         except ValidationError as exc:
             raise ApiError("bad message: " + describe_validation(exc.errors())) from None
         if isinstance(msg, WsPing):
-            return {"type": "pong", "ref": ref}
+            return PongMessage(type="pong", ref=ref)
         if seat is None:
             raise Forbidden(
                 "spectators cannot play: connect with one of your seats (?seat=N)",
@@ -582,21 +576,14 @@ async def handle_ws_message(
             started = time.perf_counter()
             done = await manager.submit(table_id, seat, account, msg.action, msg.after)
             manager.timings.add("move", time.perf_counter() - started)
-            return {"type": "ack", "ref": ref, "moves": done["moves"]}
+            return AckMessage(type="ack", ref=ref, moves=done["moves"])
         done = await manager.undo(table_id, seat, account)
-        return {"type": "ack", "ref": ref, **done}
+        return AckMessage(type="ack", ref=ref, moves=done["moves"], undone=done["undone"])
     except ApiError as exc:
         return ws_error(exc, ref)
     except Exception:
         log.exception("internal error on a message to table %s", table_id)
-        return {
-            "type": "error",
-            "ref": ref,
-            "status": 500,
-            "message": INTERNAL,
-            "code": "app:errors.internal",
-            "params": {},
-        }
+        return ErrorMessage(type="error", ref=ref, status=500, message=INTERNAL, code="app:errors.internal", params={})
 
 
 def run(

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from . import chat
 from .auth import CurrentAccount, OptionalAccount
+from .messages import ChatLine as ChatLineOut
+from .messages import ChatMessage
 from .schemas import ErrorOut, Strict
 from .table import TableManager
 
@@ -58,7 +60,8 @@ async def say(request: Request, table_id: str, body: ChatLine, account: Optional
         account,
         body.text,
     )
-    manager.publish(live, "chat", {"type": "chat", "line": line})  # every socket of the table, every process
+    # every socket of the table, every process
+    manager.publish(live, "chat", ChatMessage(type="chat", line=cast(ChatLineOut, line)))
     return {"line": line}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -55,7 +55,7 @@ class Connection:
         """Start the sender task."""
         self.sender = asyncio.create_task(self._send_loop())
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, Any] | str) -> None:
         """Queue a message, or its JSON text from :func:`encode` (never blocks)."""
         if self.closed:
             return
@@ -66,7 +66,7 @@ class Connection:
             return
         self.queue.put_nowait(message if isinstance(message, str) else encode(message))
 
-    def end(self, message: dict[str, Any], code: int, reason: str) -> None:
+    def end(self, message: Mapping[str, Any], code: int, reason: str) -> None:
         """Send ``message`` (an ``error`` saying why), then close with ``code``; nothing else goes out."""
         if self.closed:
             return
@@ -119,7 +119,7 @@ class Hub:
         """Seats with at least one open connection."""
         return {c.seat for c in self.tables.get(table_id, ()) if c.seat is not None and not c.closed}
 
-    def broadcast(self, table_id: str, message_for: Callable[[int | None], dict[str, Any]]) -> None:
+    def broadcast(self, table_id: str, message_for: Callable[[int | None], Mapping[str, Any]]) -> None:
         """Send each connection the message for its seat (computed and encoded once per seat)."""
         cache: dict[int | None, str] = {}
         for conn in list(self.tables.get(table_id, ())):
@@ -127,7 +127,7 @@ class Hub:
                 cache[conn.seat] = encode(message_for(conn.seat))
             conn.send(cache[conn.seat])
 
-    def broadcast_to(self, table_id: str, message: dict[str, Any], seats: tuple[int, ...] | None = None) -> None:
+    def broadcast_to(self, table_id: str, message: Mapping[str, Any], seats: tuple[int, ...] | None = None) -> None:
         """Send one message to the table's connections (only those playing ``seats``, if given)."""
         text: str | None = None
         for conn in list(self.tables.get(table_id, ())):

@@ -22,11 +22,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .accounts import live_tokens
 from .fanout import News
 from .hub import Connection, Hub
+from .messages import ErrorMessage
 from .sessions import live_sessions
 
 if TYPE_CHECKING:
@@ -57,28 +58,28 @@ CHECK_SECONDS = float(os.environ.get("ROBOTABLE_SESSION_CHECK_SECONDS", "30"))
 SIGNED_OUT_MESSAGE = "signed out: sign in again"
 
 
-def signed_out_error() -> dict[str, Any]:
+def signed_out_error() -> ErrorMessage:
     """The ``error`` a socket gets before it is closed because its session ended."""
-    return {
-        "type": "error",
-        "ref": None,
-        "status": 401,
-        "message": SIGNED_OUT_MESSAGE,
-        "code": "app:errors.signed_out",
-        "params": {"detail": SIGNED_OUT_MESSAGE},
-    }
+    return ErrorMessage(
+        type="error",
+        ref=None,
+        status=401,
+        message=SIGNED_OUT_MESSAGE,
+        code="app:errors.signed_out",
+        params={"detail": SIGNED_OUT_MESSAGE},
+    )
 
 
-def _renewed() -> dict[str, Any]:
+def _renewed() -> ErrorMessage:
     message = "your session was renewed: reconnecting"
-    return {
-        "type": "error",
-        "ref": None,
-        "status": 401,
-        "message": message,
-        "code": "app:errors.session_renewed",
-        "params": {"detail": message},
-    }
+    return ErrorMessage(
+        type="error",
+        ref=None,
+        status=401,
+        message=message,
+        code="app:errors.session_renewed",
+        params={"detail": message},
+    )
 
 
 def end_connection(conn: Connection, renewed: bool = False) -> None:

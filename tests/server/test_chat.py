@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from message_check import received_messages_are_declared  # noqa: F401  (every message received is declared)
 from people import bearer, guest_token, new_table
 
 from robotable.server import create_app

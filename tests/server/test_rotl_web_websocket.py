@@ -12,6 +12,7 @@ import json
 import random
 from typing import Any
 
+from message_check import received_messages_are_declared  # noqa: F401  (every message received is declared)
 from people import bearer
 from test_server_websocket import Client
 

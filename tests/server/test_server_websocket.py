@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from clock_helpers import timeless
+from message_check import received_messages_are_declared  # noqa: F401  (every message received is declared)
 from people import bearer, guest_token
 from websockets.sync.client import ClientConnection, connect
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from message_check import received_messages_are_declared  # noqa: F401  (every message received is declared)
 from people import bearer, new_table
 from test_server_websocket import Client
 

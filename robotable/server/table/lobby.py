@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from robotable import games
 
 from ..errors import ApiError, quoted
+from ..messages import TableSummary
 from ..storage import Storage
 from .live import LiveTable, plausible_id
 from .views import Views
@@ -30,7 +30,7 @@ class Lobby:
 
     async def list_tables(
         self, statuses: Sequence[str] | None, limit: int = 200, before: str | None = None, game: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[TableSummary]:
         """Summaries for the lobby (only ``game``'s tables if given), a page at a time, read from the
         database without replaying (tables in memory here show their clocks too).
 
@@ -46,7 +46,7 @@ class Lobby:
             cursor = head
         wanted = tuple(statuses) if statuses else None
         rows = await asyncio.to_thread(self.storage.list_rows, wanted, limit, cursor, game)
-        out = []
+        out: list[TableSummary] = []
         for row in rows:
             try:
                 live = self.live.get(row.id)

@@ -14,8 +14,8 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import Awaitable, Iterable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from robotable.core import Game
 
@@ -327,20 +327,20 @@ class TableManager:
     # -- what clients see -------------------------------------------------------------------------
 
     def summary(self, live: LiveTable) -> dict[str, Any]:
-        """The table's public summary (``TableOut``)."""
-        return self.views.summary(live)
+        """The table's public summary (``TableOut``; declared as ``messages.TableSummary``)."""
+        return cast("dict[str, Any]", self.views.summary(live))
 
     def summary_of_row(
         self, row: TableRow, game: Game, to_act: list[int], live: LiveTable | None = None
     ) -> dict[str, Any]:
         """The public summary of a stored table."""
-        return self.views.summary_of_row(row, game, to_act, live)
+        return cast("dict[str, Any]", self.views.summary_of_row(row, game, to_act, live))
 
     def message(
         self, live: LiveTable, seat: int | None, kind: str, since: int = 0, reason: str | None = None
     ) -> dict[str, Any]:
-        """A ``snapshot`` or ``update`` for ``seat``."""
-        return self.views.message(live, seat, kind, since, reason)
+        """A ``snapshot`` or ``update`` for ``seat`` (declared in ``messages.py``)."""
+        return cast("dict[str, Any]", self.views.message(live, seat, kind, since, reason))
 
     log_entries = staticmethod(log_entries)
 
@@ -348,7 +348,7 @@ class TableManager:
         self, statuses: Sequence[str] | None, limit: int = 200, before: str | None = None, game: str | None = None
     ) -> list[dict[str, Any]]:
         """Summaries for the lobby, a page at a time (``lobby.py``)."""
-        return await self.lobby.list_tables(statuses, limit, before, game)
+        return cast("list[dict[str, Any]]", await self.lobby.list_tables(statuses, limit, before, game))
 
     async def replay_table(self, table_id: str, seat: int | None, account: Account | None) -> dict[str, Any]:
         """Every step of a finished table as ``seat`` saw it."""
@@ -365,13 +365,13 @@ class TableManager:
     # -- news -------------------------------------------------------------------------------------
 
     def publish(
-        self, live: LiveTable, kind: str, message: dict[str, Any] | None = None, seats: Iterable[int] | None = None
+        self, live: LiveTable, kind: str, message: Mapping[str, Any] | None = None, seats: Iterable[int] | None = None
     ) -> None:
         """Tell the sockets of every server process what just changed at ``live`` (``news.py``)."""
         self.news.publish(live, kind, message, seats)
 
     def deliver(
-        self, live: LiveTable, kind: str, message: dict[str, Any] | None = None, seats: tuple[int, ...] | None = None
+        self, live: LiveTable, kind: str, message: Mapping[str, Any] | None = None, seats: tuple[int, ...] | None = None
     ) -> None:
         """Deliver news to this process's sockets at ``live``."""
         self.news.deliver(live, kind, message, seats)

@@ -7,11 +7,12 @@ the other processes, which read stored changes from the database by version.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..fanout import MESSAGE_KINDS, Fanout, News
 from ..hub import Hub
+from ..messages import TableMessage
 from .live import LiveTable
 from .views import Views
 
@@ -31,7 +32,7 @@ class Newsroom:
         self,
         live: LiveTable,
         kind: str,
-        message: dict[str, Any] | None = None,
+        message: Mapping[str, Any] | None = None,
         seats: Iterable[int] | None = None,
     ) -> None:
         """Tell the sockets of every server process what just changed at ``live``: THE publishing call.
@@ -53,10 +54,11 @@ class Newsroom:
         chosen = tuple(seats) if seats is not None else None
         self.deliver(live, kind, message, chosen)
         move = self.move_news(live) if kind == "move" and self.fanout.shared else None
-        self.fanout.publish(News(live.id, kind, live.row.version, message, chosen, self.fanout.origin, move))
+        carried = dict(message) if message is not None else None
+        self.fanout.publish(News(live.id, kind, live.row.version, carried, chosen, self.fanout.origin, move))
 
     def deliver(
-        self, live: LiveTable, kind: str, message: dict[str, Any] | None = None, seats: tuple[int, ...] | None = None
+        self, live: LiveTable, kind: str, message: Mapping[str, Any] | None = None, seats: tuple[int, ...] | None = None
     ) -> None:
         """Deliver news to this process's sockets at ``live`` (see :meth:`publish`)."""
         if not self.hub.tables.get(live.id):
@@ -71,4 +73,5 @@ class Newsroom:
             self.hub.broadcast(live.id, lambda s: self.views.message(live, s, "snapshot", reason=kind))
         else:
             summary = self.views.summary(live)
-            self.hub.broadcast(live.id, lambda s: {"type": "table", "table": summary})
+            message = TableMessage(type="table", table=summary)
+            self.hub.broadcast(live.id, lambda s: message)

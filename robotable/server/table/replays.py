@@ -12,6 +12,7 @@ from robotable.core.record import Record, replay, replay_views
 from ..accounts import Account
 from ..clocks import Clocks
 from ..errors import ApiError, Conflict, Forbidden, Unauthorized
+from ..messages import TableSummary
 from .live import POSITION_KEY, LiveTable
 from .seats import check_seat, seats_of
 
@@ -26,7 +27,7 @@ class Replays:
         self,
         get: Callable[[str], Awaitable[LiveTable]],
         clocks: Clocks,
-        summary: Callable[[LiveTable], dict[str, Any]],
+        summary: Callable[[LiveTable], TableSummary],
     ) -> None:
         self.get = get
         self.clocks = clocks
