@@ -47,10 +47,11 @@ def test_a_tf22_exercise_is_solved_by_playing_the_better_move(server_factory, br
     errors: list[str] = []
     watch_errors(page, errors)
     _, listed = reviewed_table(server, me, "tf22-reload")
-    exercise = next(
-        (x for x in listed if tf22_control(x["better"]) and tf22_control(x["played"])),
-        None,
-    )
+    with httpx.Client(base_url=server.url, timeout=30) as http:  # the profile's: the 3 largest of 10% or more
+        on_profile = [x["id"] for x in http.get("/api/exercises", headers=bearer(me)).json()]
+    playable = [x for x in listed if tf22_control(x["better"]) and tf22_control(x["played"])]
+    playable.sort(key=lambda x: x["id"] not in on_profile)  # one the profile lists, if there is one
+    exercise = playable[0] if playable else None
     assert exercise is not None, f"no exercise with a card or a load both ways among {len(listed)}"
     page.goto(f"{server.url}/exercise/{exercise['id']}")
     page.wait_for_selector("body[data-ready='1']")
@@ -69,11 +70,19 @@ def test_a_tf22_exercise_is_solved_by_playing_the_better_move(server_factory, br
         mine = http.get("/api/exercises", params={"min_loss": 0.0, "limit": 50}, headers=bearer(me)).json()
         account = http.get("/api/account", headers=bearer(me)).json()["account"]["id"]
     assert [x["solved"] for x in mine if x["id"] == exercise["id"]] == [True]
-    # the profile marks it solved when it lists it (its list: losses of 10% or more, the 3 largest)
-    profile_list = [x["id"] for x in mine if x["loss"] >= 0.10][:3]
-    if exercise["id"] in profile_list:
+    # the profile lists the largest (10% or more, 3 at most) and marks the solved ones: this one if listed,
+    # else the first listed, solved over the API
+    if on_profile:
+        target = exercise["id"] if exercise["id"] in on_profile else on_profile[0]
+        if target != exercise["id"]:
+            better = next(x["better"] for x in mine if x["id"] == target)
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                answer = http.post(f"/api/exercises/{target}/answer", json={"action": better}, headers=bearer(me))
+            assert answer.json()["solved"] is True
         page.goto(f"{server.url}/profile/{account}")
-        page.wait_for_selector(f".exercise[data-id='{exercise['id']}'][data-solved='1'] .exercise-solved")
+        page.wait_for_selector(f".exercise[data-id='{target}'][data-solved='1'] .exercise-solved")
+        assert page.locator(".exercise[data-solved='0'] .exercise-solved").count() == 0
+        page.screenshot(path=str(tmp_path / "profile-solved.png"), full_page=True)
     assert errors == []
 
 
