@@ -48,13 +48,7 @@ def resolve_battle(st: Tf22State, events: list[Event]) -> None:
     st.choices = [None] * st.num_players
     shown = [action_json(c) for c in choices]
     events.append(Event("reveal", {"choices": shown}))
-    for seat, choice in enumerate(choices):
-        if isinstance(choice, PlayCard):
-            st.hands[seat].remove(choice.value)
-            st.discards[seat].append(choice.value)
-    for seat, choice in enumerate(choices):
-        if not isinstance(choice, PlayCard):
-            use_r(st, seat, choice, events)
+    _play_choices(st, choices, events)
     plays = {seat: c.value for seat, c in enumerate(choices) if isinstance(c, PlayCard)}
     outcome = rules.battle(plays)
     st.last_battle = {
@@ -72,7 +66,23 @@ def resolve_battle(st: Tf22State, events: list[Event]) -> None:
     if outcome.winner is None:
         absolute_tie(st, events)
         return
-    st.winner = winner = outcome.winner
+    _win(st, outcome.winner, events)
+
+
+def _play_choices(st: Tf22State, choices: list[Action], events: list[Event]) -> None:
+    """The cards played go from hand to discard pile, then the R cards' uses are played in seat order."""
+    for seat, choice in enumerate(choices):
+        if isinstance(choice, PlayCard):
+            st.hands[seat].remove(choice.value)
+            st.discards[seat].append(choice.value)
+    for seat, choice in enumerate(choices):
+        if not isinstance(choice, PlayCard):
+            use_r(st, seat, choice, events)
+
+
+def _win(st: Tf22State, winner: int, events: list[Event]) -> None:
+    """The winner takes the revealed cards, then loads (or returns the container when that is all it can do)."""
+    st.winner = winner
     st.cc_piles[winner].extend(st.revealed)
     events.append(Event("won_cards", {"seat": winner, "cards": [card_json(c) for c in st.revealed]}))
     if has_load_decision(st, winner):

@@ -100,6 +100,12 @@ def _tiles_owned(st: TtbState, c: int) -> Iterator[str]:
         yield f"{name}'s programming board holds tiles it does not own"
     if st.robots_per == 1 and any(t >= 0 for t in st.programs[c][SLOTS_PER_ROBOT:]):
         yield f"{name} has one robot: slots 3-5 must stay empty"
+    yield from _revealed(st, c)
+
+
+def _revealed(st: TtbState, c: int) -> Iterator[str]:
+    """Revealed Special Orders are owned, and every one on the board is revealed."""
+    name = st.colours[c]
     if any(t not in st.specials[c] for t in st.revealed[c]):
         yield f"{name} has revealed a Special Order it does not own"
     if any(t in _SPECIAL_SET and t not in st.revealed[c] for t in st.programs[c]):
