@@ -32,7 +32,7 @@ def finished_and_reviewed(client: TestClient, create_table, game: str) -> tuple[
         r = client.get(f"/api/tables/{table}/review", params={"seat": 0}, headers=bearer(token))
         return r.status_code == 200 and r.json()
 
-    (seat,) = wait_for(reviewed, "the review")["seats"]
+    (seat,) = wait_for(reviewed, "the review", timeout=300)["seats"]  # (a guard: a busy machine is slow)
     return table, token, seat
 
 
@@ -43,12 +43,13 @@ def test_an_exercise_is_the_seats_own_view_and_is_solved_by_the_better_move(
     table, token, seat = finished_and_reviewed(client, create_table, game)
     moments = [m for m in seat["moments"] if m["played"] != m["best"]]
     assert moments, "seat 0 differs from the search somewhere"
-    listed = client.get("/api/exercises", params={"min_loss": 0.0, "limit": 50}, headers=bearer(token)).json()
-    assert len(listed) == min(50, len(moments)) and all(not x["solved"] for x in listed)
-    assert {x["move"] for x in listed} <= {m["index"] for m in moments}
-    moment = moments[0]
+    listed = client.get("/api/exercises", params={"min_loss": 0.01, "limit": 50}, headers=bearer(token)).json()
+    losses = [m for m in moments if m["loss"] >= 0.01]
+    assert len(listed) == min(50, len(losses)) and all(not x["solved"] for x in listed)
+    assert {x["move"] for x in listed} <= {m["index"] for m in losses}
+    moment = next(m for m in moments if m["index"] == listed[0]["move"]) if listed else moments[0]
     ex = f"{table}.0.{moment['index']}"
-    assert ex in {x["id"] for x in listed}
+    assert not listed or ex == listed[0]["id"]
 
     got = client.get(f"/api/exercises/{ex}", headers=bearer(token))
     assert got.status_code == 200, got.text
@@ -72,7 +73,7 @@ def test_an_exercise_is_the_seats_own_view_and_is_solved_by_the_better_move(
     }
     assert client.get(f"/api/exercises/{ex}", headers=bearer(token)).json()["solved"] is True
     again = client.get("/api/exercises", params={"min_loss": 0.0, "limit": 50}, headers=bearer(token)).json()
-    assert [x["solved"] for x in again if x["id"] == ex] == [True]
+    assert [x["solved"] for x in again if x["id"] == ex] == ([True] if listed else [])
 
     solution = client.get(f"/api/exercises/{ex}/solution", headers=bearer(token)).json()
     assert (solution["played"], solution["better"]) == (moment["played"], moment["best"])

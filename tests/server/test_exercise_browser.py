@@ -27,7 +27,7 @@ def reviewed_table(server: Any, token: str, game: str) -> tuple[str, list[dict[s
         table = http.post("/api/tables", json=body, headers=bearer(token)).json()["table"]["id"]
         play_out(http, table, 0, token)
         review = f"/api/tables/{table}/review"
-        wait_for(lambda: http.get(review, headers=bearer(token)).status_code == 200, "the review", timeout=120)
+        wait_for(lambda: http.get(review, headers=bearer(token)).status_code == 200, "the review", timeout=300)
         listed = http.get("/api/exercises", params={"min_loss": 0.0, "limit": 50}, headers=bearer(token)).json()
     return table, listed
 
