@@ -14,12 +14,13 @@ How the games are modelled (see docs/research.md):
 - **Chance.** Every random event of a Robotable game comes from the state's own generator, seeded once:
   ``(game, options, seed, moves)`` is the whole game. So the game opens with explicit chance nodes that
   draw the seed uniformly, one byte (256 outcomes) per node, ``seed_bytes`` of them (parameter, default
-  4: 2**32 equally likely games), high byte first: the deal (``EXPLICIT_STOCHASTIC``). By default
-  (``chance_draws=1``) every hidden draw after the deal is then a chance node where it happens, over
-  the kinds in its face-down pile in proportion to their counts (the game's ``chance_draws`` names its
-  piles; the adapter arranges the pile's hidden order to match, which no seat can see).
-  ``chance_draws=0`` is the faster seed mode: every later shuffle or draw is a function
-  of the seed, and the history is a Robotable record ``[seed bytes..., move, move, ...]``.
+  4: 2**32 equally likely games), high byte first (``EXPLICIT_STOCHASTIC``). By default
+  (``chance_draws=1``, explicit chance) the seed then fixes only what every seat sees of the setup, and
+  the deal (the game's ``chance_deal``) and every later draw from a face-down pile (its
+  ``chance_draws``) are chance nodes where they happen, over the kinds in the pile in proportion to their
+  counts: a pile's order is not decided until it is drawn from, so no state or clone holds a future
+  draw. ``chance_draws=0`` is the faster seed mode: the deal and every later shuffle or draw are a
+  function of the seed, and the history is a Robotable record ``[seed bytes..., move, move, ...]``.
   ``safe_clones=1`` makes ``clone()`` withdraw other seats' unrevealed secret choices into chance nodes,
   so clone-based search (``MCTSBot``) cannot read them; ``resample_from_infostate`` returns a real state
   whose history replays to it.
@@ -249,6 +250,8 @@ class RobotableSpielGame(pyspiel.Game):
                 raise BadInput(f"{short_name(game.id)}: parameter {key!r} must be 0 or 1")
         if params["chance_draws"] and game.chance_draws is None:
             raise BadInput(f"{game.id} declares no hidden draws (chance_draws is for games that do)")
+        if params["chance_draws"] and not hasattr(game.chance_draws, "replace"):
+            raise BadInput(f"{game.id}: its chance_draws has no replace(), which chance_draws=1 needs")
         if params["seed_bytes"] > 7:
             raise BadInput(f"{short_name(game.id)}: seed_bytes is at most 7 (seeds are below 2**62)")
         ctx = _Context(game, players, options, params)
@@ -307,19 +310,55 @@ class RobotableSpielGame(pyspiel.Game):
         return _CONTEXTS[self.key].game
 
 
-class _Watched(list):
-    """A hidden pile that notes each draw from its top (``pop()``) in a shared list, on a probe copy."""
+class _Undecided(Exception):
+    """A move reached a draw no chance node has decided yet: the pile and its outcomes there."""
 
-    __slots__ = ("name", "order")
+    def __init__(self, name: str, outcomes: list[tuple[int, float]]) -> None:
+        super().__init__(name)
+        self.name, self.outcomes = name, outcomes
 
-    def __init__(self, items: list[Any], name: str, order: list[str]) -> None:
+
+class _Arranged(list):
+    """A hidden pile whose order is not decided until drawn: the ``k``-th draw from its top (``pop()``)
+    takes an item of the kind the pile's ``k``-th chance node chose (moved to the top first), or, when
+    no chance node has chosen yet, stops the move with :class:`_Undecided` and the kinds in the pile then,
+    in proportion to their counts. Shuffles (item assignment) and refills in place keep it watching.
+    Piles the game declares ``shared`` are one hidden pool (``pool``): a draw from one counts the kinds
+    of all, and may take its item from another (which gets this pile's top item in exchange)."""
+
+    __slots__ = ("decided", "drawn", "draws", "name", "pool")
+
+    def __init__(self, items: list[Any], name: str, draws: Any, decided: list[int]) -> None:
         super().__init__(items)
-        self.name, self.order = name, order
+        self.name, self.draws, self.decided, self.drawn = name, draws, decided, 0
+        self.pool: list[_Arranged] = [self]
 
     def pop(self, index: SupportsIndex = -1, /) -> Any:
-        if index == -1:  # a draw from the end of the pile
-            self.order.append(self.name)
-        return super().pop(index)
+        if index != -1:  # not a draw from the top
+            return super().pop(index)
+        if not self:
+            return super().pop()
+        if self.drawn >= len(self.decided):
+            raise _Undecided(self.name, _kinds(self.draws, [(pile.name, item) for pile in self.pool for item in pile]))
+        outcome = self.decided[self.drawn]
+        self.drawn += 1
+        outcome_of = self.draws.outcome
+        for pile in self.pool:  # this pile first, from its top
+            at = next((i for i in range(len(pile) - 1, -1, -1) if outcome_of(pile.name, pile[i]) == outcome), None)
+            if at is not None:
+                pile[at], self[-1] = self[-1], pile[at]
+                return super().pop()
+        raise AssertionError(f"no {outcome} left in {self.name}")  # cannot happen: outcomes come from the pool
+
+
+def _kinds(draws: Any, items: list[tuple[str, Any]]) -> list[tuple[int, float]]:
+    """The chance outcomes of a draw from ``items`` (pile name, item): their kinds in proportion to
+    their counts."""
+    counts: dict[int, int] = {}
+    for name, item in items:
+        outcome = draws.outcome(name, item)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return [(outcome, n / len(items)) for outcome, n in sorted(counts.items())]
 
 
 class RobotableSpielState(pyspiel.State):
@@ -333,11 +372,12 @@ class RobotableSpielState(pyspiel.State):
         self._steps = 0
         self._cut = False
         self._cut_payoffs: list[float] | None = None  # a round limit's scored result
-        # chance_draws: the moves waiting for their hidden draws, the draws decided so far per pile (top
-        # first), and the pile of the next draw to decide
+        # chance_draws: the moves waiting for their hidden draws (an empty list: the deal), the draws
+        # decided so far per pile (in the order drawn), the pile of the next draw and its outcomes
         self._pending: list[tuple[int, int]] | None = None
         self._decided: dict[str, list[int]] = {}
         self._next_pile = ""
+        self._outcomes: list[tuple[int, float]] = []
         self._hidden: list[int] = []  # safe clones: seats whose secret choice was withdrawn (chance)
         self._sampled = False  # a sample of an information state: its clones are plain copies
 
@@ -464,71 +504,64 @@ class RobotableSpielState(pyspiel.State):
             return [(index, 1.0 / len(legal)) for index in legal]
         if self._pending is None:
             return _OUTCOMES
-        draws = self.ctx.game.chance_draws
-        pile = draws.piles(self._engine.state)[self._next_pile]  # type: ignore[union-attr]
-        hidden = pile[: len(pile) - len(self._decided.get(self._next_pile, []))]
-        counts: dict[int, int] = {}
-        for item in hidden:
-            outcome = draws.outcome(self._next_pile, item)
-            counts[outcome] = counts.get(outcome, 0) + 1
-        return [(outcome, n / len(hidden)) for outcome, n in sorted(counts.items())]
+        return list(self._outcomes)
 
     # -- chance_draws: a move's hidden draws as chance nodes ------------------------------------------
 
     def _begin(self, moves: list[tuple[int, int]]) -> None:
-        """Hold ``moves`` (checked legal) until the draws they make are decided by chance nodes."""
+        """Hold ``moves`` (checked legal; ``[]``: the deal) until the draws they make are decided by chance
+        nodes."""
         self._pending = moves
         self._decided = {}
         self._advance()
 
+    def _run(self, state: State) -> None:
+        """Play the pending moves (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden
+        piles arranged as decided."""
+        draws = self.ctx.game.chance_draws
+        if not self._pending:  # the deal: the state holds the seed's until its draws are all decided
+            self.ctx.game.chance_deal.undeal(state)
+        piles = {
+            name: _Arranged(pile, name, draws, self._decided.get(name, [])) for name, pile in draws.piles(state).items()
+        }
+        for names in getattr(draws, "shared", ()):
+            pool = [piles[name] for name in names]
+            for pile in pool:
+                pile.pool = [pile, *(other for other in pool if other is not pile)]
+        draws.replace(state, piles)
+        if self._pending:
+            for seat, index in self._pending:
+                state.apply_legal(seat, legal_by_index(self.ctx.game, state, seat)[index])
+        else:
+            self.ctx.game.chance_deal.deal(state)
+
     def _advance(self) -> None:
-        """Find the next undecided draw of the pending moves (by playing them on a copy), or play them."""
+        """Play the pending moves on a copy up to their first undecided draw (the next chance node), or,
+        once every draw is decided, play them."""
         engine = self._engine
         assert engine is not None and self._pending is not None
-        draws = self.ctx.game.chance_draws
-        probe = engine.state.clone()
-        order: list[str] = []  # the piles drawn from, in the order of the draws
-        watch = getattr(draws, "replace", None)
-        if watch is not None:
-            watch(probe, {name: _Watched(pile, name, order) for name, pile in draws.piles(probe).items()})
-        for seat, index in self._pending:
-            probe.apply_legal(seat, legal_by_index(self.ctx.game, probe, seat)[index])
-        after = draws.piles(probe)
-        plain = {}  # piles the moves only drew from the top of: how many they drew
-        for name, pile in draws.piles(engine.state).items():
-            left = after[name]
-            if len(left) < len(pile) and list(left) == pile[: len(left)]:
-                plain[name] = len(pile) - len(left)
-        for name, drawn in plain.items():  # draws not seen as pop() (no replace): after the others
-            order += [name] * (drawn - order.count(name))
-        seen: dict[str, int] = {}
-        for name in order:  # the first draw in time not yet decided is the next chance node
-            seen[name] = seen.get(name, 0) + 1
-            if name in plain and len(self._decided.get(name, [])) < seen[name] <= plain[name]:
-                self._next_pile = name
-                return
-        moves, self._pending, self._decided = self._pending, None, {}
+        try:
+            self._run(engine.state.clone())
+        except _Undecided as draw:
+            self._next_pile, self._outcomes = draw.name, draw.outcomes
+            return
         engine.changed()
+        self._run(engine.state)
+        draws = self.ctx.game.chance_draws
+        draws.replace(engine.state, {name: list(pile) for name, pile in draws.piles(engine.state).items()})
+        moves, self._pending, self._decided, self._outcomes = self._pending, None, {}, []
         for seat, index in moves:
-            engine.state.apply_legal(seat, legal_by_index(self.ctx.game, engine.state, seat)[index])
             engine.own[seat].append(index)
         engine.observed(moves)
-        self._step()
+        if moves:
+            self._step()
 
     def _draw(self, outcome: int) -> None:
-        """Decide the next draw: put a hidden item of kind ``outcome`` where the draw will take it."""
-        if outcome not in dict(self.chance_outcomes()):
+        """Decide the next draw: the pile's next draw takes an item of kind ``outcome``."""
+        if outcome not in dict(self._outcomes):
             raise BadInput(f"{self.ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
-        draws = self.ctx.game.chance_draws
-        engine = self._engine
-        assert engine is not None
-        pile = draws.piles(engine.state)[self._next_pile]
-        decided = self._decided.setdefault(self._next_pile, [])
-        top = len(pile) - 1 - len(decided)
-        at = next(i for i in range(top, -1, -1) if draws.outcome(self._next_pile, pile[i]) == outcome)
-        pile[at], pile[top] = pile[top], pile[at]
-        decided.append(outcome)
-        engine.changed()
+        self._decided[self._next_pile] = [*self._decided.get(self._next_pile, []), outcome]
+        self._engine.changed()  # type: ignore[union-attr]
         self._advance()
 
     def _apply_action(self, action: int) -> None:
@@ -543,9 +576,13 @@ class RobotableSpielState(pyspiel.State):
             if len(self._seed) == ctx.seed_bytes:
                 seed = int.from_bytes(bytes(self._seed), "big")
                 state = ctx.game.start(ctx.players, seed=seed, options=ctx.options)
+                dealing = ctx.chance_draws and ctx.game.chance_deal is not None
                 self._engine = _Engine(state, [[] for _ in range(ctx.players)])
                 if ctx.recall:
                     self._engine.recall = [_Recall() for _ in range(ctx.players)]
+                if dealing:
+                    self._begin([])
+                else:
                     self._engine.observed([])
             return
         withdrawn = self._withdrawn()
@@ -1104,13 +1141,19 @@ def load_game(
 
 
 def seeded_state(game: pyspiel.Game, seed: int) -> RobotableSpielState:
-    """The state after the opening chance nodes drew ``seed`` (the Robotable game with that seed)."""
+    """The state after the opening chance nodes drew ``seed``: in seed mode the Robotable game with that
+    seed; with explicit chance, also the deal's chance nodes, each drawn by its probabilities with
+    ``random.Random(seed)`` (so the same seed gives the same deal)."""
     state = game.new_initial_state()
     nbytes = state.ctx.seed_bytes
     if not isinstance(seed, int) or not 0 <= seed < 1 << (8 * nbytes):
         raise BadInput(f"seed must be an integer from 0 to 2**{8 * nbytes} - 1, got {seed!r}")
     for byte in seed.to_bytes(nbytes, "big"):
         state.apply_action(byte)
+    rng = random.Random(seed)
+    while state.is_chance_node():  # the deal
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
     return state
 
 

@@ -82,9 +82,15 @@ class Game(ABC):
     #: For research: the game's hidden piles drawn from the top (``piles(state) -> {name: list}``, the top
     #: at the end; ``outcomes``: names of what can be drawn; ``outcome(pile, item) -> int``), so adapters can
     #: expose draws as chance nodes; or ``None``. Arranging a pile's hidden order changes nothing a seat sees.
-    #: Optional ``replace(state, piles)`` puts lists with the same items (ones that watch their draws) in
-    #: place of the state's piles, so the adapter decides draws in the order they happen.
+    #: ``replace(state, piles)`` puts lists with the same items (ones that decide each draw when it is
+    #: made) in place of the state's piles, so the adapter decides draws in the order they happen.
     chance_draws: ClassVar[Any] = None
+    #: For research: the deal as draws from the ``chance_draws`` piles, or ``None``. ``undeal(state)`` puts
+    #: what a new game's deal drew from those piles back into them (any order: the piles' order is decided
+    #: draw by draw) and ``deal(state)`` makes the deal again, drawing from the piles' tops only (the
+    #: adapters then expose each of its draws as a chance node). Records are unchanged: ``start`` deals as
+    #: it always did, and no rule calls these.
+    chance_deal: ClassVar[Any] = None
     #: The stable integer action encoding (see :meth:`num_distinct_actions`), or ``None``.
     action_encoding: ClassVar[ActionEncoding | None] = None
 
@@ -206,6 +212,7 @@ class Game(ABC):
             "round_limit": self.round_limit is not None,
             "structured_actions": self.structured_actions is not None,
             "chance_draws": self.chance_draws is not None,
+            "chance_deal": self.chance_deal is not None,
             "hooks": sorted(self.hooks),
         }
 

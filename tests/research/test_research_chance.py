@@ -12,8 +12,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from robotable import games
 from robotable.adapters import openspiel as ros
-from robotable.adapters._common import encodable_games
+from robotable.adapters._common import canonical, encodable_games
 from robotable.ai import make_agent
+from robotable.games.tf22_reload.components import DECK
 
 SETTINGS = {"twin-tin-bots": {"max_rounds": 30}}
 
@@ -36,9 +37,21 @@ def test_research_chance_draws_random_sim_test(game_id: str) -> None:
     )
 
 
+def _pools(draws) -> dict[str, str]:
+    """Each hidden pile's pool: piles the game declares ``shared`` draw from one pool."""
+    pools = {name: name for name in draws.outcomes[:0]}
+    for names in getattr(draws, "shared", ()):
+        pools.update({name: " + ".join(names) for name in names})
+    return pools
+
+
 def _pile_counts(draws, state) -> dict[str, Counter]:
-    """Each hidden pile of the Robotable state as a count of its chance outcomes."""
-    return {name: Counter(draws.outcome(name, item) for item in pile) for name, pile in draws.piles(state).items()}
+    """Each hidden pool of the Robotable state as a count of its chance outcomes."""
+    pools = _pools(draws)
+    counts: dict[str, Counter] = {}
+    for name, pile in draws.piles(state).items():
+        counts.setdefault(pools.get(name, name), Counter()).update(draws.outcome(name, item) for item in pile)
+    return counts
 
 
 @pytest.mark.parametrize("game_id", encodable_games())
@@ -66,12 +79,14 @@ def test_research_chance_draws_happen_where_they_happen(game_id: str) -> None:
                     rng.choice(state.legal_actions()) if action is None else game.robotable.action_index(action)
                 )
                 continue
-            pile = state.chance_pile
+            pile = _pools(draws).get(state.chance_pile, state.chance_pile)
             if before is None:
                 before, chosen = _pile_counts(draws, state.robotable_state), {}
             hidden = before[pile] - chosen.get(pile, Counter())
             left = sum(hidden.values())
-            assert state.chance_outcomes() == [(o, n / left) for o, n in sorted(hidden.items())], game_id
+            assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+            if left:  # else the move refilled the pile before drawing (TF22's round 2): checked below
+                assert state.chance_outcomes() == [(o, n / left) for o, n in sorted(hidden.items())], game_id
             outcome = rng.choices(*zip(*state.chance_outcomes()))[0]
             chosen.setdefault(pile, Counter())[outcome] += 1
             nodes += 1
@@ -96,7 +111,7 @@ def test_research_chance_draws_tf22_reveals_what_chance_drew() -> None:
     reveals = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            deck = Counter(state.robotable_state.deck)  # the hidden stack (its top may be arranged)
+            deck = Counter(state.robotable_state.deck or DECK)  # the hidden stack, or all 28 reshuffled
             names = game.robotable.chance_draws.outcomes
             left = sum(deck.values()) - len(drawn)
             for outcome, p in state.chance_outcomes():
@@ -111,7 +126,7 @@ def test_research_chance_draws_tf22_reveals_what_chance_drew() -> None:
                 reveals += 1
         else:
             _move(state, rng)
-    assert reveals == 26  # 28 battles; the first of each round is revealed with the deal and the reshuffle
+    assert reveals == 27  # 28 battles; the first is the deal (seeded_state drew it: see the deal test)
 
 
 def test_research_chance_draws_rotl_parts_are_drawn() -> None:
@@ -168,3 +183,61 @@ def test_research_chance_draws_bad_values() -> None:
             state.apply_action(impossible)
     assert state.robotable_state.to_json() == before and state.is_chance_node()
     assert games.load("tf22-reload").chance_draws is not None
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_chance_the_deal_is_chance_nodes(game_id: str) -> None:
+    """With explicit chance the deal is chance nodes too: after the seed's bytes (which fix only what
+    every seat sees), each card or tile the deal draws is a chance node over the pile's kinds in
+    proportion to their counts, probabilities summing to 1; different outcomes deal different hidden
+    cards (the seed does not), and TF22's first two revealed cards are the drawn ones."""
+    game = ros.load_game(game_id, players=2, **SETTINGS.get(game_id, {}))
+    robotable = game.robotable
+    assert robotable.capabilities()["chance_deal"]
+    draws = robotable.chance_draws
+    deals = set()
+    for trial in range(6):
+        state = game.new_initial_state()
+        for byte in (0, 0, 0, 7):  # the same seed every time
+            state.apply_action(byte)
+        rng = random.Random(trial)
+        drawn = []
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0) and all(p > 0 for _, p in outcomes)
+            if not drawn:  # the first draw: the whole pile (pool) the deal draws from
+                undealt = state.robotable_state.clone()
+                robotable.chance_deal.undeal(undealt)
+                pool = _pile_counts(draws, undealt)[_pools(draws).get(state.chance_pile, state.chance_pile)]
+                total = sum(pool.values())
+                assert outcomes == [(o, n / total) for o, n in sorted(pool.items())]
+            outcome = rng.choices(*zip(*outcomes))[0]
+            drawn.append(outcome)
+            state.apply_action(outcome)
+        assert drawn, "the deal drew nothing"
+        engine = state.robotable_state
+        engine.check_invariants()
+        if game_id == "tf22-reload":
+            assert engine.revealed == drawn  # card ids are their kinds
+        views = [canonical(engine.view(seat)) for seat in range(2)]
+        deals.add(tuple(views))
+    assert len(deals) > 1  # the chance nodes, not the seed, made the deal
+
+
+def test_research_chance_a_clone_holds_no_future_draw() -> None:
+    """A TF22 clone at a battle choice does not hold the next cards: from copies of the same clone, every
+    kind still face down can be revealed next (the chance node's outcomes are exactly those kinds), and
+    the card revealed is the one its chance node chose."""
+    game = ros.load_game("tf22-reload", players=2, sequential=True)
+    state = ros.seeded_state(game, 3)
+    assert not state.is_chance_node()
+    clone = state.clone()
+    kinds = sorted(set(clone.robotable_state.deck))
+    while not clone.is_chance_node():  # both battle choices, then the winner's load decision
+        clone.apply_action(clone.legal_actions()[0])
+    assert [o for o, _ in clone.chance_outcomes()] == kinds and len(kinds) > 1
+    for outcome in kinds:
+        copy = clone.clone()
+        copy.apply_action(outcome)
+        copy.apply_action(copy.chance_outcomes()[0][0])
+        assert copy.robotable_state.revealed[0] == outcome

@@ -177,3 +177,30 @@ def test_research_safe_clones_hide_the_committed_choice() -> None:
     bot = mcts.MCTSBot(game, 2.0, 3, _NoRollout(), random_state=np.random.RandomState(5))
     state, searched = _play(game, bot, 5)
     assert searched > 3 and sum(state.returns()) == pytest.approx(1.0)
+
+
+def _search(game: pyspiel.Game, state: pyspiel.State) -> list[tuple[int, int, float]]:
+    """MCTSBot's root statistics after a search from ``state``, its random streams seeded the same."""
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(7))
+    bot = mcts.MCTSBot(game, 2.0, 40, evaluator, random_state=np.random.RandomState(7), solve=False)
+    root = bot.mcts_search(state)
+    return [(child.action, child.explore_count, child.total_reward) for child in root.children]
+
+
+def test_research_safe_clones_a_search_cannot_read_the_committed_choice() -> None:
+    """The second seat's search over the state (MCTSBot, which clones it) is the same whatever the first
+    seat committed: with ``safe_clones=1`` the choice is not in the clone, so the search cannot read it.
+    Without safe clones the same searches differ (the check can fail)."""
+    results = {}
+    for safe in (1, 0):
+        game = ros.load_game("tf22-reload", players=2, sequential=True, safe_clones=safe)
+        searches = []
+        for choice in (0, -1):  # the first seat's lowest and highest choice
+            state = ros.seeded_state(game, 11)
+            state.apply_action(state.legal_actions()[choice])
+            clone = state.clone()
+            assert (clone.robotable_state.choices[0] is None) == bool(safe)  # inspect: withdrawn, or held
+            searches.append(_search(game, state))
+        results[safe] = searches
+    assert results[1][0] == results[1][1]
+    assert results[0][0] != results[0][1]

@@ -10,13 +10,29 @@ kinds. The torso stack is not a hidden pile here: its top is face up, and a play
 >>> state = GAME.start(num_players=2, seed=1)
 >>> sorted(DRAWS.piles(state)), len(DRAWS.outcomes)
 (['line 0', 'line 1', 'maintenance'], 138)
+
+The two lines' draw piles are one hidden pool (``shared``): the setup splits one shuffled pile in two,
+so a part unseen is as likely in either, and a draw from either pile is a draw from both.
+
+The deal (``DEAL``) is the parts the setup draws from the lines' piles: the junk, each seat's five
+parts (a magnet drawn goes back into the pile at random) and the parts on the lines. ``undeal`` puts
+them back, ``deal`` draws them again (the $5 each stays paid).
+
+>>> hands = [list(hand) for hand in state.hands]
+>>> DEAL.undeal(state)
+>>> state.hands, sum(map(len, state.draw)) == len(PARTS)
+([[], []], True)
+>>> DEAL.deal(state)
+>>> [len(hand) for hand in state.hands], sum(map(len, state.draw)) < len(PARTS)
+([5, 5], True)
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .components import MAINTENANCE_KINDS, PARTS
+from .components import JUNK_START, LINES, MAGNETS, MAINTENANCE_KINDS, PARTS, SPACES, START_PARTS
+from .line import EMPTY
 
 if TYPE_CHECKING:
     from .state import RotlState
@@ -26,6 +42,8 @@ class LineDraws:
     """The lines' draw piles and the maintenance stack as hidden piles (see the module docstring)."""
 
     outcomes = tuple(p.id for p in PARTS) + MAINTENANCE_KINDS
+    #: Piles that hold one hidden pool between them (a draw from one may take a part from another).
+    shared = (tuple(f"line {line}" for line in range(LINES)),)
 
     def piles(self, state: RotlState) -> dict[str, list[Any]]:
         """The hidden piles, drawn from the end of each list."""
@@ -48,3 +66,49 @@ class LineDraws:
 
 
 DRAWS = LineDraws()
+
+
+class SetupDraws:
+    """The deal as draws from the lines' piles (see the module docstring); the same draws, in the same
+    order, as ``setup.setup`` and ``setup.deal_players`` make."""
+
+    def undeal(self, state: RotlState) -> None:
+        """Put the junk, the seats' dealt parts and the lines' parts back into the lines' piles."""
+        for line in range(LINES):
+            state.draw[line] += state.junk[line]
+            state.junk[line] = []
+            state.draw[line] += [part for part in state.lines[line] if part != EMPTY]
+            state.lines[line] = [EMPTY] * SPACES
+        dealt = 0
+        for seat in range(state.num_players):
+            for part in state.hands[seat]:
+                state.draw[dealt % LINES].append(part)
+                dealt += 1
+            state.hands[seat], state.secret[seat] = [], []
+
+    def deal(self, state: RotlState) -> None:
+        """Draw the junk, each seat's five parts and the lines' parts from the tops of the piles."""
+        for line in range(LINES):
+            for _ in range(JUNK_START):
+                state.junk[line].append(state.draw[line].pop())
+        dealt = 0
+        for seat in range(state.num_players):
+            for _ in range(START_PARTS):
+                pile = state.draw[dealt % LINES]
+                if all(p in MAGNETS for p in pile):
+                    pile = state.draw[(dealt + 1) % LINES]
+                dealt += 1
+                part = pile.pop()
+                while part in MAGNETS:
+                    pile.insert(state.rng.randrange(len(pile) + 1), part)
+                    part = pile.pop()
+                state.hands[seat].append(part)
+            state.hands[seat].sort()
+            state.secret[seat] = list(state.hands[seat])
+        for line in range(LINES):
+            for space in range(SPACES, 0, -1):
+                if state.draw[line]:
+                    state.lines[line][space - 1] = state.draw[line].pop()
+
+
+DEAL = SetupDraws()

@@ -11,7 +11,7 @@ from robotable.core.options import check_options
 
 from . import serialize
 from .actions import ACTION_TYPES, NUM_ACTIONS, action_from_index, action_index, malformed
-from .chance import DRAWS
+from .chance import DEAL, DRAWS
 from .components import MAINTENANCE
 from .observation import OBSERVATION
 from .setup import setup
@@ -72,6 +72,7 @@ class RobotsOnTheLine(Game):
     action_encoding = ActionEncoding(NUM_ACTIONS, action_index, action_from_index)
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     chance_draws = DRAWS  # the hidden draw piles and maintenance stack, as chance nodes (chance.py)
+    chance_deal = DEAL  # the junk, the seats' parts and the lines' parts, as draws (chance.py)
     structured_actions = STRUCTURED  # offers as sub-decisions, for the research adapters (structured.py)
     option_sets = (
         {},

@@ -9,12 +9,24 @@ chance nodes chose (nothing else changes: no seat sees the stack's order). Outco
 >>> state = GAME.start(num_players=2, seed=1)
 >>> list(DRAWS.piles(state)), len(DRAWS.outcomes), DRAWS.outcome("deck", state.deck[-1]) == state.deck[-1]
 (['deck'], 16, True)
+
+The deal (``DEAL``) is the first battle's two cards, drawn from the full stack: ``undeal`` puts them back
+(and the container they activated), ``deal`` reveals two again.
+
+>>> before = state.revealed
+>>> DEAL.undeal(state)
+>>> len(state.deck), state.revealed, state.battle
+(28, [], 0)
+>>> DEAL.deal(state)
+>>> state.revealed == before, state.battle
+(True, 1)
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import battle
 from .components import COLOUR_NAMES, NUM_COLOURS
 
 if TYPE_CHECKING:
@@ -41,3 +53,22 @@ class ContainerCards:
 
 
 DRAWS = ContainerCards()
+
+
+class OpeningReveal:
+    """The deal as draws: the first battle's two container cards (see the module docstring)."""
+
+    def undeal(self, state: Tf22State) -> None:
+        """Put the revealed cards back on the stack (the top last) and the container they activated back
+        in stock: the state before the first battle's reveal."""
+        if state.activated >= 0:
+            state.stock[state.activated] += 1
+        state.deck.extend(reversed(state.revealed))
+        state.revealed, state.activated, state.battle = [], -1, state.battle - 1
+
+    def deal(self, state: Tf22State) -> None:
+        """Reveal the first battle's two cards from the top of the stack."""
+        battle.activate(state, [])
+
+
+DEAL = OpeningReveal()

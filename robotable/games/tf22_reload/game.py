@@ -8,7 +8,7 @@ from robotable.core import Action, ActionEncoding, BadInput, BadOptions, Game, O
 from robotable.core.state_json import StateReader
 
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
-from .chance import DRAWS
+from .chance import DEAL, DRAWS
 from .components import BATTLES_PER_ROUND, COLOUR_NAMES, card
 from .observation import OBSERVATION
 from .state import GAME_ID, PHASES, Tf22State
@@ -45,6 +45,7 @@ class Tf22Reload(Game):
     max_game_length = 56  # 2 rounds x 14 battles, each a simultaneous choice and at most one load decision
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     chance_draws = DRAWS  # the hidden container cards, as chance nodes for research (chance.py)
+    chance_deal = DEAL  # the first battle's two cards, as draws (chance.py)
     hooks = {
         "heuristics": "robotable.ai.heuristics.tf22_reload",
         "terminal": "robotable.terminal.tf22_reload",

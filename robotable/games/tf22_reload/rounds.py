@@ -54,7 +54,7 @@ def start_round_2(st: Tf22State, events: list[Event]) -> None:
     """Ships and hands carry over; all 28 container cards are shuffled into a new stack."""
     st.round += 1
     st.battle = 0
-    st.deck = [c for pile in st.cc_piles for c in pile] + st.set_aside
+    st.deck[:] = [c for pile in st.cc_piles for c in pile] + st.set_aside  # the same (empty) stack, refilled
     st.cc_piles = [[] for _ in range(st.num_players)]
     st.set_aside = []
     st.rng.shuffle(st.deck)

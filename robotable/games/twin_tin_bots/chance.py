@@ -9,6 +9,17 @@ its chance node chose (no seat sees the stack's order). Outcomes are the Special
 >>> state = GAME.start(num_players=2, seed=1)
 >>> list(DRAWS.piles(state)), len(DRAWS.outcomes)
 (['specials'], 13)
+
+The deal (``DEAL``) is each colour's first Special Order, drawn from the full stack in turn order (none in
+the simplified game): ``undeal`` puts them back, ``deal`` draws them again.
+
+>>> first = [list(tiles) for tiles in state.specials]
+>>> DEAL.undeal(state)
+>>> len(state.stack), state.specials
+(13, [[], []])
+>>> DEAL.deal(state)
+>>> state.specials == first
+True
 """
 
 from __future__ import annotations
@@ -43,3 +54,23 @@ class SpecialOrders:
 
 
 DRAWS = SpecialOrders()
+
+
+class FirstSpecialOrders:
+    """The deal as draws: each colour's first Special Order (see the module docstring)."""
+
+    def undeal(self, state: TtbState) -> None:
+        """Put each colour's dealt Special Order back on the stack (the first dealt on top)."""
+        for colour in reversed(state.order):
+            if state.specials[colour]:
+                state.stack.append(state.specials[colour].pop())
+
+    def deal(self, state: TtbState) -> None:
+        """Each colour in turn order draws a Special Order from the top of the stack (as the setup does)."""
+        if not state.stack:  # the simplified game has no Special Orders
+            return
+        for colour in state.order:
+            state.specials[colour].append(state.stack.pop())
+
+
+DEAL = FirstSpecialOrders()

@@ -10,7 +10,7 @@ from robotable.core.errors import Message
 
 from . import serialize
 from .actions import ACTION_TYPES, ACTIONS, action_from_index, action_index
-from .chance import DRAWS
+from .chance import DEAL, DRAWS
 from .components import TOKEN_LIMITS
 from .cutoff import CUTOFF
 from .observation import OBSERVATION
@@ -69,6 +69,7 @@ class TwinTinBots(Game):
     id = GAME_ID
     observation_encoder = OBSERVATION  # feature planes for the research adapters (observation.py)
     chance_draws = DRAWS  # the hidden Special Order stack, as chance nodes for research (chance.py)
+    chance_deal = DEAL  # each colour's first Special Order, as draws (chance.py)
     round_limit = CUTOFF  # research adapters' max_rounds: a scored stop after N rounds (cutoff.py)
     name = "Twin Tin Bots"
     min_players = 2
