@@ -103,10 +103,15 @@ def spiel_playout(game: pyspiel.Game, rng: random.Random) -> int:
 
 
 def first_decision(game: pyspiel.Game, seed: int) -> pyspiel.State:
-    """The state after the opening chance nodes (the seed's bytes)."""
+    """The state after the opening chance nodes (the seed's bytes, then the deal's draws, each drawn by
+    a generator seeded with ``seed``)."""
     state = game.new_initial_state()
     for byte in seed.to_bytes(ros.SEED_BYTES, "big"):  # games here are loaded with the default seed bytes
         state.apply_action(byte)
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, weights)[0])
     return state
 
 

@@ -187,6 +187,9 @@ def test_research_openspiel_history_is_a_record() -> None:
         state.apply_action(byte)
     assert state.robotable_state.seed == 256**2 + 7
     assert state.history() == [0, 1, 0, 7]
+    while state.is_chance_node():  # the deal: each draw a chance node of its own
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert len(state.history()) > 4
     state.apply_actions([state.legal_actions(0)[0], state.legal_actions(1)[-1]])
     restored = game.deserialize_state(state.serialize())
     assert str(restored) == str(state)
