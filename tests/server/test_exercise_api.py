@@ -122,7 +122,9 @@ def test_exercises_are_for_their_seats_player_and_bad_input_is_refused(client: T
     assert extra.status_code == 422
     # a move of the game that is not legal at this position
     legal = client.get(f"/api/exercises/{ex}", headers=bearer(token)).json()["legal"]
-    illegal = next(a for a in ({"type": "play", "value": v} for v in range(1, 8)) if a not in legal)
+    # a battle's cards where the seat lacks one, else a winner's decision (never legal in the same step)
+    candidates = [{"type": "play", "value": v} for v in range(1, 8)] + [{"type": "return"}, {"type": "load", "slot": 0}]
+    illegal = next(a for a in candidates if a not in legal)
     refused_move = client.post(f"/api/exercises/{ex}/answer", json={"action": illegal}, headers=bearer(token))
     assert refused_move.status_code in (400, 409), refused_move.text
     assert refused_move.json()["detail"]
