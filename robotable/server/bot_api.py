@@ -116,12 +116,22 @@ async def check_quotas(request: Request, body: CreateTable, account: Any) -> Non
                 "wait for one to finish"
             )
     if any((s.difficulty or "random") != "random" for s in bots):
-        used = await asyncio.to_thread(queue.used, owner)
-        if used >= quotas.seconds_per_hour:
-            raise TooMany(
-                f"bot quota: your bots thought for {used:.0f} s in the last hour (at most "
-                f"{quotas.seconds_per_hour:.0f} s); random bots are still available"
-            )
+        await check_thinking_time(request, owner, "your bots", "; random bots are still available")
+
+
+async def check_thinking_time(request: Request, owner: str, spent_by: str, advice: str = "") -> None:
+    """Refuse (429) more thinking for ``owner`` once ``spent_by`` (their bots, hints, reviews) thought for
+    the hour's quota of seconds. Nothing to check without a bot queue (its ledger keeps the seconds)."""
+    queue: BotQueue | None = getattr(request.app.state, "bot_queue", None)
+    quotas: Quotas | None = getattr(request.app.state, "bot_quotas", None)
+    if queue is None or quotas is None:
+        return
+    used = await asyncio.to_thread(queue.used, owner)
+    if used >= quotas.seconds_per_hour:
+        raise TooMany(
+            f"bot quota: {spent_by} thought for {used:.0f} s in the last hour (at most "
+            f"{quotas.seconds_per_hour:.0f} s){advice}"
+        )
 
 
 async def register(request: Request, table_id: str, body: CreateTable, account: Any) -> None:

@@ -41,6 +41,7 @@ from .bot_api import owner_key
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
 from .previews import preview_hook, preview_json
 from .review_api import EXERCISE_LOSS, EXERCISES, exercises_of
+from .review_api import ExerciseOut as ReviewedExercise
 from .review_api import _language as language_of
 from .schemas import ErrorOut, Strict
 from .storage import exercises_solved as solved_table
@@ -171,21 +172,11 @@ def _preview(found: Found, action: Action) -> dict[str, Any] | None:
     return preview_json(hook, found.state, found.moment.seat, action)
 
 
-class ExerciseListed(BaseModel):
+class ExerciseListed(ReviewedExercise):
     """One of your exercises (as ``GET /api/account/exercises`` lists it), with its ``id`` and whether
     you have ``solved`` it."""
 
     id: str
-    table: str
-    game: str
-    seat: int
-    move: int
-    where: str
-    played: dict[str, Any]
-    played_text: str
-    better: dict[str, Any]
-    better_text: str
-    loss: float
     solved: bool
 
 

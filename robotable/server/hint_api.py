@@ -22,9 +22,8 @@ from robotable.ai.review.text import describe_move
 from robotable.core.i18n import best_language, languages
 
 from .auth import OptionalAccount
-from .bot_api import Quotas, owner_key
+from .bot_api import check_thinking_time, owner_key
 from .errors import Conflict, Forbidden, Unauthorized
-from .limits import TooMany
 from .schemas import ErrorOut, SeatRef
 from .table import LiveTable, TableManager
 
@@ -108,15 +107,7 @@ async def table_hint(
         )
     owner = owner_key(request, account)
     await request.app.state.rates.hit_hint_async(owner)
-    queue = getattr(request.app.state, "bot_queue", None)
-    quotas: Quotas | None = getattr(request.app.state, "bot_quotas", None)
-    if queue is not None and quotas is not None:
-        used = await asyncio.to_thread(queue.used, owner)
-        if used >= quotas.seconds_per_hour:
-            raise TooMany(
-                f"bot quota: your bots and hints thought for {used:.0f} s in the last hour (at most "
-                f"{quotas.seconds_per_hour:.0f} s)"
-            )
+    await check_thinking_time(request, owner, "your bots and hints")
     moves = len(live.moves)
     position = state.clone()  # the live state moves on meanwhile; the search samples from the seat's view
 
@@ -125,6 +116,7 @@ async def table_hint(
         return hint(position, seat, moves), time.thread_time() - start
 
     choices, seconds = await asyncio.to_thread(think)
+    queue = getattr(request.app.state, "bot_queue", None)
     if queue is not None:
         await asyncio.to_thread(queue.charge, owner, seconds)
     language = lang if lang in languages() else best_language(request.headers.get("accept-language"))

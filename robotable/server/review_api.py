@@ -43,9 +43,8 @@ from robotable.core.i18n import best_language, languages
 
 from . import review_jobs
 from .auth import CurrentAccount, OptionalAccount
-from .bot_api import Quotas, owner_key
+from .bot_api import check_thinking_time, owner_key
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error, quoted
-from .limits import TooMany
 from .review_jobs import UPLOAD, budget_spec, ensure_table, reviews, server_budget
 from .review_jobs import aware as _aware
 from .review_jobs import now as _now
@@ -371,15 +370,7 @@ async def upload_review(request: Request, body: UploadedRecord, account: Current
     record = await asyncio.to_thread(_check_record, body.record)
     owner = owner_key(request, account)
     await request.app.state.rates.hit_hint_async(owner)
-    queue = getattr(request.app.state, "bot_queue", None)
-    quotas: Quotas | None = getattr(request.app.state, "bot_quotas", None)
-    if queue is not None and quotas is not None:
-        used = await asyncio.to_thread(queue.used, owner)
-        if used >= quotas.seconds_per_hour:
-            raise TooMany(
-                f"bot quota: your bots, hints and reviews thought for {used:.0f} s in the last hour (at most "
-                f"{quotas.seconds_per_hour:.0f} s)"
-            )
+    await check_thinking_time(request, owner, "your bots, hints and reviews")
     review_id = secrets.token_hex(8)
     data = record.to_json()
     row = await _start(request, UPLOAD + review_id, data, len(record.moves), account.id, data)
