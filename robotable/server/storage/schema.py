@@ -3,7 +3,8 @@
 All of them live in one database (and, on PostgreSQL, one schema): whoever creates the schema
 (:func:`create`, run by every :class:`~robotable.server.storage.Storage` on start) gets every table. The
 logic that reads and writes each group is elsewhere: games in ``store.py``; people in ``accounts.py``,
-``sessions.py``, ``invites.py`` and ``chat.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
+``sessions.py``, ``invites.py`` and ``chat.py``; friends, blocks and seats offered to a friend in
+``friends.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
 the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
 ``exercise_api.py``. Secrets are stored as hashes only: passwords with argon2, session ids, API tokens
 and invite codes (long random values) with SHA-256.
@@ -169,6 +170,50 @@ mutes_table = Table(
     Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("muted_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# -- friends (friends.py) ---------------------------------------------------------------------------
+
+#: A friendship, one row per direction: ``requested`` (``account_id`` asked ``other_id``, who has not
+#: answered) or ``friends`` (accepted: both directions are stored).
+friends_table = Table(
+    "robotable_friends",
+    metadata,
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("other_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("status", String(12), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_robotable_friends_other", "other_id"),
+)
+
+#: ``account_id`` blocked ``blocked_id``: no requests, invites or chat lines from them reach it.
+blocks_table = Table(
+    "robotable_blocks",
+    metadata,
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_robotable_blocks_blocked", "blocked_id"),
+)
+
+#: A seat offered to a friend directly (one offer per seat; it goes when taken, declined or replaced).
+seat_offers_table = Table(
+    "robotable_seat_offers",
+    metadata,
+    Column("table_id", String(24), ForeignKey("robotable_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("invited_by", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_robotable_seat_offers_account", "account_id"),
+)
+
+#: When an account last had a page open that says so (the friends socket): "online" for its friends.
+seen_table = Table(
+    "robotable_seen",
+    metadata,
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
 )
 
 # -- clocks (clocks.py) -----------------------------------------------------------------------------
