@@ -34,6 +34,7 @@ from . import (
     bots,
     chat_api,
     exercise_api,
+    friends_api,
     gamedata,
     hint_api,
     i18n_api,
@@ -157,6 +158,7 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: on every answer, errors included
     app.include_router(invite_api.router)
     app.include_router(chat_api.router)
+    app.include_router(friends_api.router)
     app.include_router(i18n_api.router)
     review_api.install(app)  # GET /api/tables/{id}/review, computed in a background process
     hint_api.install(app)  # POST /api/tables/{id}/hint, on unrated tables

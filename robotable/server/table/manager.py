@@ -24,6 +24,7 @@ from ..accounts import Account
 from ..collector import COLLECTIONS
 from ..fanout import PRESENCE, Fanout, LocalFanout, News
 from ..hub import Hub
+from ..notices import NOTICE, Notices
 from ..schemas import CreateTable
 from ..storage import MoveRow, SeatRow, Storage, TableRow
 from ..timings import Timings
@@ -102,6 +103,7 @@ class TableManager:
         self.lobby = Lobby(storage, self.live, get, self.views)
         self.replays = Replays(get, self.clocks, self.views.summary)
         self.cache = TableCache(self)
+        self.notices = Notices(self.fanout)  # an account's friends sockets (friends_api.py)
 
     # -- settings shared with the parts --------------------------------------------------------------
 
@@ -212,6 +214,8 @@ class TableManager:
             session_end.apply_news(self.hub, news)
         elif news.kind == PRESENCE:
             self.presence.receive(news)
+        elif news.kind == NOTICE:
+            self.notices.receive(news)
         else:
             self.sync.receive(news)
 
