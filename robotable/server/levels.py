@@ -5,8 +5,9 @@ and on the leaderboards' bot entries.
 The ratings come from the arena's round-robin of the levels (``python -m robotable.arena.level_ratings``,
 written to the package data file ``robotable/ai/data/level_ratings.json``) and are read once per process,
 never from the network. The number shown is the conservative OpenSkill rating ``mu - 3 sigma``
-(``ordinal``) rounded, the one the leaderboards rank by. A missing or broken file is logged as a warning
-and the bots are shown without a rating: the server runs on.
+(``ordinal``, the one the leaderboards rank by) on the 1500-based scale (``display_rating``,
+rating_scale.py). A missing or broken file is logged as a warning and the bots are shown without a
+rating: the server runs on.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 
 from robotable.arena.level_ratings import check_level_ratings
 from robotable.core import BadInput
+
+from .rating_scale import PROVISIONAL_GAMES, display_rating
 
 log = logging.getLogger("robotable.server")
 
@@ -44,12 +47,16 @@ def all_ratings() -> dict[str, dict[str, dict[str, Any]]]:
 
 def rating_of(game: str, level: str | None) -> dict[str, Any] | None:
     """A level's rating in one game as the pages show it, or None (not rated there, or no ratings):
-    ``{"rating": 31, "mu": 35.2, "sigma": 1.4, "games": 120}`` (``rating``: ``mu - 3 sigma`` rounded)."""
+    ``{"rating": 31, "display_rating": 2430, "provisional": False, "mu": 35.2, "sigma": 1.4, "games": 120}``
+    (``rating``: ``mu - 3 sigma`` rounded; ``display_rating``: the same on the 1500-based scale,
+    rating_scale.py)."""
     found = all_ratings().get(game, {}).get(level or "")
     if found is None:
         return None
     return {
         "rating": round(found["ordinal"]),
+        "display_rating": display_rating(found["ordinal"]),
+        "provisional": found["games"] < PROVISIONAL_GAMES,
         "mu": round(found["mu"], 1),
         "sigma": round(found["sigma"], 1),
         "games": found["games"],

@@ -11,7 +11,8 @@ The update reuses the arena's :func:`robotable.arena.ratings.rate_game`. It runs
 first inserts the table into ``robotable_rated_tables``: a second attempt (a retry, another process)
 violates its primary key and changes nothing, so every table is rated at most once. Rating rows are read
 ``FOR UPDATE`` (PostgreSQL) so two tables finishing at once never lose an update. The leaderboard orders
-by the conservative ``ordinal = mu - 3 sigma``. See docs/server.md, "Ratings".
+by the conservative ``ordinal = mu - 3 sigma``; every rating the API answers also carries it on the 1500-based
+scale people see (``display_rating``, ``provisional``: rating_scale.py). See docs/server.md, "Ratings".
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from robotable.arena.ratings import model, rate_game
 
 from . import bots, levels
+from .rating_scale import shown
 from .storage import Storage, TableRow, now
 from .storage.schema import rated_tables_table, ratings_table
 
@@ -140,22 +142,33 @@ def _rate_once(
                         **values,
                     )
                 )
+        games_before = {k: stored[k].games if k in stored else 0 for k in keys}
         changes = [
             {
                 "seat": seat,
                 "entry": e.key,
                 "label": e.label,
-                "before": _rating_json(before[e.key]),
-                "after": _rating_json(after[e.key]),
+                "before": _rating_json(before[e.key], games_before[e.key]),
+                "after": _rating_json(after[e.key], games_before[e.key] + keys.count(e.key)),
             }
             for seat, e in enumerate(entries)
         ]
         conn.execute(update(rated_tables_table).where(rated_tables_table.c.table_id == row.id).values(changes=changes))
-    return {"table": row.id, "game": row.game, "changes": changes}
+    return {"table": row.id, "game": row.game, "changes": [_shown_change(c) for c in changes]}
 
 
-def _rating_json(rating: Any) -> dict[str, float]:
-    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.mu - 3 * rating.sigma}
+def _rating_json(rating: Any, games: int) -> dict[str, float]:
+    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.mu - 3 * rating.sigma, "games": games}
+
+
+def _shown_change(change: dict[str, Any]) -> dict[str, Any]:
+    """A stored change with the 1500-based scale added to ``before`` and ``after`` (changes stored before
+    the scale have no ``games``: their ratings are marked provisional)."""
+    out = dict(change)
+    for side in ("before", "after"):
+        r = change[side]
+        out[side] = {**r, **shown(r["mu"], r["sigma"], r.get("games"))}
+    return out
 
 
 def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str, Any]]:
@@ -180,6 +193,7 @@ def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str,
             "mu": r.mu,
             "sigma": r.sigma,
             "ordinal": r.ordinal,
+            **shown(r.mu, r.sigma, r.games),
             "games": r.games,
             "wins": r.wins,
             "level_rating": levels.rating_of(game, r.entry) if r.kind == "bot" else None,  # the arena's
@@ -189,7 +203,8 @@ def leaderboard(storage: Storage, game: str, limit: int = 100) -> list[dict[str,
 
 
 def ratings_of(storage: Storage, entry: str) -> dict[str, dict[str, Any]]:
-    """Every game's rating of one entry: ``{game: {mu, sigma, ordinal, games, wins, rank}}``."""
+    """Every game's rating of one entry: ``{game: {mu, sigma, ordinal, display_rating, provisional, games,
+    wins, rank}}``."""
     out = {}
     with storage.read() as conn:
         for r in conn.execute(select(ratings_table).where(ratings_table.c.entry == entry)):
@@ -204,6 +219,7 @@ def ratings_of(storage: Storage, entry: str) -> dict[str, dict[str, Any]]:
                 "mu": r.mu,
                 "sigma": r.sigma,
                 "ordinal": r.mu - 3 * r.sigma,
+                **shown(r.mu, r.sigma, r.games),
                 "games": r.games,
                 "wins": r.wins,
                 "rank": better + 1,
@@ -217,4 +233,4 @@ def table_changes(storage: Storage, table_id: str) -> list[dict[str, Any]] | Non
         row = conn.execute(
             select(rated_tables_table.c.changes).where(rated_tables_table.c.table_id == table_id)
         ).first()
-    return None if row is None else list(row[0])
+    return None if row is None else [_shown_change(c) for c in row[0]]

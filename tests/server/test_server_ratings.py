@@ -105,6 +105,12 @@ def test_rated_tables_change_ratings_once_and_hotseat_tables_do_not(make) -> Non
     changes = ann.get(f"/api/tables/{table}/ratings").json()["changes"]
     assert [c["entry"] for c in changes] == [f"account:{ann_id}", f"account:{bob_id}"]
     assert changes[0]["after"]["mu"] == pytest.approx(ann_row["mu"])
+    # the 1500-based scale people see (rating_scale.py): a newcomer at 1500, 30 points per unit of
+    # mu - 3 sigma, provisional for the first games; the old fields stay
+    for r in (ann_row, bob_row):
+        assert r["display_rating"] == round(1500 + 30 * r["ordinal"]) and r["provisional"] is True
+    assert changes[0]["before"]["display_rating"] == 1500 and changes[0]["before"]["games"] == 0
+    assert changes[0]["after"]["display_rating"] == ann_row["display_rating"] and changes[0]["after"]["games"] == 1
 
     # rating the same table again changes nothing
     manager = ann.app.state.manager
@@ -131,6 +137,7 @@ def test_rated_tables_change_ratings_once_and_hotseat_tables_do_not(make) -> Non
     tf = profile["games"]["tf22-reload"]
     assert tf["played"] == 2 and tf["rating"]["games"] == 2  # the hotseat table is not a result
     assert tf["rating"]["mu"] == pytest.approx(rows[f"account:{ann_id}"]["mu"])
+    assert tf["rating"]["display_rating"] == rows[f"account:{ann_id}"]["display_rating"]
     recent = profile["recent"]
     assert [r["table"] for r in recent] == [bot_table["table"]["id"], table, hot["table"]["id"]]
     assert recent[2]["hotseat"] and recent[2]["seats"] == [0, 1]

@@ -1,4 +1,4 @@
-"""Issue 29 in Debian's chromium: the bot levels' arena ratings beside their names ("ISMCTS hard, rated 31")
+"""Issue 29 in Debian's chromium: the bot levels' arena ratings beside their names ("ISMCTS hard, rated 2690")
 in the lobby's level choice (for the chosen game) and table list and on the table page, and the players'
 page "How the bots think", reached from the lobby, in English and in Japanese."""
 
@@ -14,6 +14,7 @@ from test_server_browser import ARTIFACTS, signed_in_page, watch_errors
 from test_server_browser import browser as chromium
 
 from robotable.server import levels
+from robotable.server.rating_scale import display_rating
 
 browser = chromium  # the fixture (Debian's chromium)
 
@@ -21,9 +22,10 @@ HUMAN = {"kind": "human", "name": "Ada"}
 
 
 def rating(game: str, level: str) -> int:
-    """The rating shown for a level in a game, from the shipped data file (mu - 3 sigma, rounded)."""
+    """The rating shown for a level in a game, from the shipped data file: mu - 3 sigma on the 1500-based
+    scale (the levels have played far more than the provisional games)."""
     data = json.loads(levels.PATH.read_text(encoding="utf-8"))["games"]
-    return round(data[game]["levels"][level]["ordinal"])
+    return display_rating(data[game]["levels"][level]["ordinal"])
 
 
 def option_text(page, level: str) -> str:

@@ -2,7 +2,7 @@
 // i18n.js); this module adds the table of every level's arena rating per game (GET /api/difficulties).
 
 import { api, el } from "/static/js/api.js";
-import { gameName, levelName, loadAllNamespaces, ratingTitle, t } from "/static/js/i18n.js";
+import { gameName, levelName, loadAllNamespaces, ratingText, ratingTitle, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names
 
@@ -27,7 +27,7 @@ async function main() {
       el("td", {}, levelName(d.difficulty)),
       games.map((g) => {
         const r = (d.ratings || {})[g.id];
-        return r ? el("td", { class: "num", title: ratingTitle(r), dataset: { game: g.id } }, r.rating) : el("td", { class: "num muted", dataset: { game: g.id } }, t("app:bots.not_rated"));
+        return r ? el("td", { class: "num", title: ratingTitle(r), dataset: { game: g.id } }, ratingText(r)) : el("td", { class: "num muted", dataset: { game: g.id } }, t("app:bots.not_rated"));
       }),
     ),
   );

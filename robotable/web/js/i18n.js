@@ -125,16 +125,22 @@ export function levelName(difficulty) {
   return i18next.exists(key, where) ? i18next.t(key, where) : difficulty;
 }
 
-/** A bot level's name with its arena rating in one game ("ISMCTS hard, rated 31"), as a chess site shows
+/** A bot level's name with its arena rating in one game ("ISMCTS hard, rated 2690"), as a chess site shows
  * its engine levels; just the name when the level has no rating there (`rating`: a `level_rating` of the
  * API, {rating, mu, sigma, games}, or null). */
 export function ratedLevelName(difficulty, rating) {
-  return rating ? t("app:difficulty.rated", { level: levelName(difficulty), rating: rating.rating }) : levelName(difficulty);
+  return rating ? t("app:difficulty.rated", { level: levelName(difficulty), rating: ratingText(rating) }) : levelName(difficulty);
+}
+
+/** A rating as people read it: the 1500-based scale, with a question mark while provisional (1446?);
+ * see the rating scale in docs/server.md. */
+export function ratingText(rating) {
+  return rating ? `${rating.display_rating}${rating.provisional ? "?" : ""}` : "";
 }
 
 /** What a level's rating is, for a tooltip: the rating, μ, σ and the games between bots it comes from. */
 export function ratingTitle(rating) {
-  return rating ? t("app:difficulty.rated_title", rating) : "";
+  return rating ? t("app:difficulty.rated_title", { ...rating, rating: ratingText(rating), ordinal: rating.rating }) : "";
 }
 
 /** A refusal's params as the text shows them: a message `{key, params, text}` (a part, a colour, a buyer:

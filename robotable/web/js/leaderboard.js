@@ -1,7 +1,8 @@
-// A game's leaderboard: people and bots (with their level), best first by mu - 3 sigma.
+// A game's leaderboard: people and bots (with their level), best first by mu - 3 sigma, shown on the
+// 1500-based scale ("?" while provisional).
 
 import { api, el } from "/static/js/api.js";
-import { gameName, loadAllNamespaces, ratedLevelName, ratingTitle, t } from "/static/js/i18n.js";
+import { gameName, loadAllNamespaces, ratedLevelName, ratingText, ratingTitle, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names
 
@@ -32,7 +33,7 @@ async function main() {
       { class: e.kind === "bot" ? "bot-entry" : "", dataset: { entry: e.entry } },
       el("td", { class: "num" }, e.rank),
       el("td", {}, e.kind === "account" ? el("a", { href: `/profile/${e.account}` }, e.name) : [el("span", { class: "tag bot" }, t("app:leaderboard.bot")), " ", el("span", { class: "bot-level", title: ratingTitle(e.level_rating) || undefined }, ratedLevelName(e.entry, e.level_rating))]),
-      el("td", { class: "num" }, e.ordinal.toFixed(1)),
+      el("td", { class: "num", title: `μ − 3σ = ${e.ordinal.toFixed(1)}` }, ratingText(e)),
       el("td", { class: "num" }, e.mu.toFixed(1)),
       el("td", { class: "num" }, e.sigma.toFixed(2)),
       el("td", { class: "num" }, e.games),

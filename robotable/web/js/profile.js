@@ -1,7 +1,7 @@
 // A profile: games played and won per game, ratings, recent tables with links to their replays.
 
 import { api, currentAccount, el } from "/static/js/api.js";
-import { gameName, lang, loadAllNamespaces, t } from "/static/js/i18n.js";
+import { gameName, lang, loadAllNamespaces, ratingText, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names
 
@@ -10,7 +10,7 @@ const accountId = decodeURIComponent(location.pathname.split("/").filter(Boolean
 
 function rating(r) {
   if (!r) return t("app:profile.unrated");
-  return `${r.ordinal.toFixed(1)} (μ ${r.mu.toFixed(1)}, σ ${r.sigma.toFixed(2)}) · #${r.rank}`;
+  return `${ratingText(r)} (μ ${r.mu.toFixed(1)}, σ ${r.sigma.toFixed(2)}) · #${r.rank}`;
 }
 
 async function main() {

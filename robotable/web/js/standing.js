@@ -2,7 +2,7 @@
 // rating changes it made (rated tables only).
 
 import { api, el } from "/static/js/api.js";
-import { t } from "/static/js/i18n.js";
+import { ratingText, t } from "/static/js/i18n.js";
 
 /** The notes and rating changes of a finished table, filled in when the server answers. */
 export function resultExtras(table) {
@@ -15,8 +15,8 @@ export function resultExtras(table) {
     .then((answer) => {
       if (!answer.changes) return;
       const items = answer.changes.map((c) => {
-        const delta = c.after.ordinal - c.before.ordinal;
-        return el("li", {}, `${c.label}: ${c.after.ordinal.toFixed(1)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`);
+        const delta = c.after.display_rating - c.before.display_rating; // the 1500-based scale
+        return el("li", {}, `${c.label}: ${ratingText(c.after)} (${delta >= 0 ? "+" : ""}${delta})`);
       });
       box.append(el("div", { class: "small" }, el("strong", {}, t("app:result.ratings")), el("a", { href: `/leaderboard/${table.game}` }, t("app:result.leaderboard")), el("ul", { id: "rating-changes" }, items)));
     })

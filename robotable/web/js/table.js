@@ -5,6 +5,7 @@
 import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { errorText, gameName, levelName, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
+import { inviteFriend } from "/static/js/friend-invite.js";
 import { hintControls, hintsAllowed } from "/static/js/hint.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls, waitingForPlayers } from "/static/js/turn.js";
@@ -293,6 +294,10 @@ function renderSide() {
       if (s.kind === "human" && !s.account && page.account && table.created_by === page.account.id && table.status !== "finished") {
         tags.push(el("span", { class: "tag" }, t("app:table.invited")));
         buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, t("app:table.new_invite")));
+        if (!page.account.guest) {
+          const invite = (ev) => inviteFriend(tableId, s.seat, ev.target.closest(".seat-line"));
+          buttons.push(el("button", { type: "button", class: "small", id: `invite-friend-${s.seat}`, onclick: invite }, t("app:friends.invite")));
+        }
       }
       return el("div", { class: "seat-line" }, el("span", { class: "seat-name" }, `${s.seat + 1}. ${seatName(s.name)}`), ...tags, ...buttons);
     }),
