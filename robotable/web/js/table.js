@@ -295,7 +295,7 @@ function renderSide() {
         tags.push(el("span", { class: "tag" }, t("app:table.invited")));
         buttons.push(el("button", { type: "button", class: "small", onclick: () => newInvite(s.seat) }, t("app:table.new_invite")));
         if (!page.account.guest) {
-          const invite = (ev) => inviteFriend(tableId, s.seat, ev.target.closest(".seat-line"));
+          const invite = () => inviteFriend(tableId, s.seat);
           buttons.push(el("button", { type: "button", class: "small", id: `invite-friend-${s.seat}`, onclick: invite }, t("app:friends.invite")));
         }
       }
