@@ -145,7 +145,7 @@ def test_friends_offer_a_seat_and_block(make) -> None:
     refused(call(client, "DELETE", f"/api/friends/{ids['ann']}", bob), 404, "no friendship")
 
 
-def test_requests_are_rate_limited_and_the_docs_say_so(make) -> None:
+def test_requests_are_rate_limited_and_documented(make) -> None:
     client = make()
     ann, _ = member(client, "ann"), member(client, "bob")
     allowed = int(friends.REQUEST_RATE.split()[0])
@@ -154,6 +154,10 @@ def test_requests_are_rate_limited_and_the_docs_say_so(make) -> None:
     res = call(client, "POST", "/api/friends/requests", ann, {"username": "bob"})
     refused(res, 429, "too many friend requests")
     assert int(res.headers["Retry-After"]) >= 1
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/friends", "/api/friends/requests", "/api/friends/offers/accept", "/api/friends/blocks"):
+        assert path in paths, path
+    assert "post" in paths["/api/tables/{table_id}/seats/{seat}/offer"]
     rows = docs_rows()
     assert rows["friend requests per account"] == friends.REQUEST_RATE.replace(" per ", "/")
     assert rows["seats offered to friends per account"] == friends.OFFER_RATE.replace(" per ", "/")
