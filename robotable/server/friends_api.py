@@ -196,8 +196,19 @@ async def take_offer(request: Request, body: SeatRef, account: CurrentAccount) -
     manager = _manager(request)
     offer = await asyncio.to_thread(friends.find_offer, manager.storage, body.table, body.seat, account.id)
     live = await manager.get(offer.table_id)
-    if manager.seats_of(live, account):
-        raise Conflict("you already play at this table", code="app:errors.already_playing", params={"seat": 0})
+    row = live.seat(offer.seat)
+    if live.state.is_over() or row.kind != "human" or row.account_id is not None:
+        await asyncio.to_thread(friends.drop_offer, manager.storage, live.id, offer.seat)
+        raise Conflict(
+            f"seat {offer.seat + 1} is no longer free", code="app:errors.seat_not_open", params={"seat": offer.seat + 1}
+        )
+    mine = manager.seats_of(live, account)
+    if mine:
+        raise Conflict(
+            f"you already play seat {mine[0] + 1} at this table",
+            code="app:errors.already_playing",
+            params={"seat": mine[0] + 1},
+        )
     # the invite path binds the seat (checks, the table's lock, news to every page, bots)
     code = await asyncio.to_thread(invites.create_invite, manager.storage, live.id, offer.seat, offer.invited_by)
     live = await manager.accept_invite(code, account)

@@ -61,10 +61,14 @@ def refused(res: Any, status: int, words: str) -> None:
     assert words in res.json()["detail"], res.text
 
 
-def table_waiting_for(client: TestClient, token: str) -> str:
-    """A two-seat TF22 table the account made, its second seat waiting for an invited player."""
+def table_waiting_for(client: TestClient, token: str, links: dict[str, str] | None = None) -> str:
+    """A two-seat TF22 table the account made, its second seat waiting for an invited player (its invite
+    code put in ``links`` under the table's id)."""
     body = {"game": "tf22-reload", "num_players": 2, "seats": [HUMAN, HUMAN]}
-    return ok(call(client, "POST", "/api/tables", token, body))["table"]["id"]
+    made = ok(call(client, "POST", "/api/tables", token, body))
+    if links is not None:
+        links[made["table"]["id"]] = made["invites"]["1"].rsplit("/", 1)[1]
+    return made["table"]["id"]
 
 
 def notice(socket: Any) -> dict[str, Any]:
@@ -122,6 +126,14 @@ def test_friends_offer_a_seat_and_block(make) -> None:
     assert taken["link"] == f"/table/{table}?seat=1"
     assert ok(call(client, "GET", f"/api/tables/{table}", bob))["seats"][1]["account"] == ids["bob"]
     assert table in [t["id"] for t in ok(call(client, "GET", "/api/my/tables", bob))]
+    assert ok(call(client, "GET", "/api/friends/offers", bob)) == []
+
+    # a seat taken through its link meanwhile: the offer cannot be taken, and goes
+    links: dict[str, str] = {}
+    third = table_waiting_for(client, ann, links)
+    ok(call(client, "POST", f"/api/tables/{third}/seats/1/offer", ann, {"account": ids["bob"]}))
+    ok(call(client, "POST", "/api/invites/accept", guest_token(client, "Dan"), {"code": links[third]}))
+    refused(call(client, "POST", "/api/friends/offers/accept", bob, {"table": third, "seat": 1}), 409, "no longer free")
     assert ok(call(client, "GET", "/api/friends/offers", bob)) == []
 
     # bob blocks ann: the friendship and her offers go, her requests and offers are refused, her chat muted
