@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import select, update
 
+from . import reputation
 from .clocks import TURN, clocks_table, env_seconds, seat_clocks_table
 from .storage import Storage, now, seats_table, tables_table
 
@@ -101,6 +102,7 @@ def expire_due(storage: Storage, settings: ExpirySettings, at: datetime | None =
                 .values(status=EXPIRED, version=t.version + 1)
             )
             if done.rowcount == 1:  # its clocks stop: no time-out fires on an expired table
+                reputation.expired(conn, table_id)  # those whose clocks ran out left it (reputation.py)
                 conn.execute(
                     update(seat_clocks_table).where(seat_clocks_table.c.table_id == table_id).values(deadline=None)
                 )

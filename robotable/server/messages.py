@@ -51,6 +51,7 @@ class TableSummary(TypedDict):
     hotseat: bool
     rated: bool
     hints: bool
+    min_reputation: int | None
     clock: dict[str, Any] | None
     created_at: str
     updated_at: str

@@ -5,16 +5,16 @@ See docs/server.md, "Profiles, my tables and ratings".
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import select
 
 from robotable import games
 
-from . import accounts, ratings
-from .errors import NotFound, quoted
+from . import accounts, ratings, reputation
+from .errors import ApiError, NotFound, quoted
 from .schemas import ErrorOut
 from .storage import Storage, seats_table, tables_table
 
@@ -23,6 +23,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: Recent tables shown on a profile.
 RECENT = 20
+#: Accounts one ``GET /api/standing`` may ask about.
+MAX_STANDING = 100
 
 
 @router.get("/profile/{account_id}", include_in_schema=False)
@@ -39,8 +41,23 @@ def get_profile(request: Request, account_id: str) -> dict[str, Any]:
         raise NotFound(f"no account {quoted(account_id)}")
     return {
         "account": {"id": account.id, "display_name": account.display_name, "guest": account.is_guest},
+        "reputation": reputation.of_account(storage, account.id).to_json(),
         **history(storage, account.id),
     }
+
+
+@router.get("/api/standing", responses=ERRORS)
+def get_standing(request: Request, accounts: Annotated[list[str], Query(max_length=MAX_STANDING)]) -> dict[str, Any]:
+    """What the lobby and the table show beside people's names: each account's reputation and its ratings
+    per game on the 1500-based scale (``accounts``: up to 100 ids, repeated; unknown ids get a new
+    account's reputation and no rating)."""
+    ids = list(dict.fromkeys(accounts))
+    if not ids or any(not 0 < len(a) <= 24 for a in ids):
+        raise ApiError("accounts: give 1 to 100 account ids (each at most 24 characters)")
+    storage: Storage = request.app.state.manager.storage
+    shares = reputation.of_accounts(storage, ids)
+    rated = ratings.shown_of_accounts(storage, ids)
+    return {"accounts": {a: {"reputation": shares[a].to_json(), "ratings": rated[a]} for a in ids}}
 
 
 def history(storage: Storage, account_id: str) -> dict[str, Any]:

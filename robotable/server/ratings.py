@@ -227,6 +227,20 @@ def ratings_of(storage: Storage, entry: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def shown_of_accounts(storage: Storage, account_ids: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each account's ratings as the seats show them: ``{account: {game: {display_rating, provisional}}}``
+    (one query; an account never rated has ``{}``)."""
+    keys = {account_entry(a): a for a in account_ids}
+    out: dict[str, dict[str, dict[str, Any]]] = {a: {} for a in account_ids}
+    if not keys:
+        return out
+    r = ratings_table.c
+    with storage.read() as conn:
+        for row in conn.execute(select(r.entry, r.game, r.mu, r.sigma, r.games).where(r.entry.in_(list(keys)))):
+            out[keys[row.entry]][row.game] = shown(row.mu, row.sigma, row.games)
+    return out
+
+
 def table_changes(storage: Storage, table_id: str) -> list[dict[str, Any]] | None:
     """The rating changes a table made, or None if it was not rated."""
     with storage.read() as conn:

@@ -73,6 +73,13 @@ class CreateTable(Strict):
         description="the players may ask for hints while playing (POST /api/tables/{id}/hint); never rated",
     )
     time_control: TimeControlSpec | None = Field(default=None, description="default: the game's live clock")
+    min_reputation: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="only accounts with at least this reputation (percent of their games with other people "
+        "finished without timing out or being handed to a bot) may take a seat; default: anyone",
+    )
     position: dict[str, Any] | None = Field(
         default=None,
         description="a written start position (the game's state JSON); only on servers started with "
@@ -163,6 +170,9 @@ class TableOut(BaseModel):
     hotseat: bool = Field(default=False, description="several seats played on one device (chosen at creation)")
     rated: bool = Field(default=False, description="results count for ratings (never for hotseat tables)")
     hints: bool = Field(default=False, description="the creator allowed hints while playing (never rated)")
+    min_reputation: int | None = Field(
+        default=None, description="the reputation (percent) a seat asks for (None: anyone may sit)"
+    )
     clock: dict[str, Any] | None = Field(default=None, description="the time control and each seat's clock")
     created_at: str
     updated_at: str

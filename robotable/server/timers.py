@@ -13,7 +13,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from . import expiry
+from . import expiry, reputation
+from .clocks import LIVE
 from .errors import ApiError
 
 if TYPE_CHECKING:
@@ -61,4 +62,6 @@ async def timed_out(manager: Tables, table_id: str, seat: int) -> None:
     name = live.seat(seat).name
     manager.clocks.note(live, seat, "timeout", f"{name} ran out of time")
     log.info("table %s: seat %s ran out of time", table_id, seat)
+    if manager.clocks.of(live).control.kind == LIVE:  # abandoning a live table (turn-based: reputation.py)
+        await asyncio.to_thread(reputation.seat_abandoned, manager.storage, live.row, seat)
     manager.push_table(live)

@@ -59,6 +59,7 @@ class TableRow:
     version: int = 0
     history: int = 0
     to_act: list[int] | None = None
+    min_reputation: int | None = None  # reputation.py: the share of finished games a seat asks for
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ def table_row(row: Any) -> TableRow:
         version=int(row["version"]),
         history=int(row["history"]),
         to_act=list(row["to_act"]) if row["to_act"] is not None else None,
+        min_reputation=row.get("min_reputation"),
     )
 
 

@@ -4,7 +4,7 @@ All of them live in one database (and, on PostgreSQL, one schema): whoever creat
 (:func:`create`, run by every :class:`~robotable.server.storage.Storage` on start) gets every table. The
 logic that reads and writes each group is elsewhere: games in ``store.py``; people in ``accounts.py``,
 ``sessions.py``, ``invites.py`` and ``chat.py``; friends, blocks and seats offered to a friend in
-``friends.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
+``friends.py``; clocks in ``clocks.py``; ratings in ``ratings.py``; reputation in ``reputation.py``;
 the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
 ``exercise_api.py``. Secrets are stored as hashes only: passwords with argon2, session ids, API tokens
 and invite codes (long random values) with SHA-256.
@@ -84,6 +84,8 @@ tables_table = Table(
     Column("version", BigInteger, nullable=False, default=0, server_default=text("0")),
     Column("history", Integer, nullable=False, default=0, server_default=text("0")),
     Column("to_act", JSON, nullable=True),
+    # reputation (server/reputation.py): only accounts with at least this share of finished games may sit
+    Column("min_reputation", Integer, nullable=True),
 )
 
 seats_table = Table(
@@ -271,6 +273,19 @@ rated_tables_table = Table(
     Column("game", String(60), nullable=False),
     Column("changes", JSON, nullable=False),  # per seat: entry, mu before and after
     Column("rated_at", DateTime(timezone=True), nullable=False),
+)
+
+# -- reputation (reputation.py) ---------------------------------------------------------------------
+
+#: How each table with at least two accounts ended for each of them: ``finished`` or ``abandoned`` (a live
+#: time-out or the seat handed to a bot); one row per account and table, the first outcome stands.
+reputation_table = Table(
+    "robotable_reputation",
+    metadata,
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(24), primary_key=True),
+    Column("outcome", String(12), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 # -- the bot queue (botqueue.py) --------------------------------------------------------------------

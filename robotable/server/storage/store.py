@@ -132,6 +132,7 @@ class Storage:
                     version=row.version,
                     history=row.history,
                     to_act=row.to_act,
+                    min_reputation=row.min_reputation,
                 )
             )
             conn.execute(

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from robotable import games
 from robotable.core import BadInput, Game, RobotableError, State
 
-from .. import bots, clocks, invites
+from .. import bots, clocks, invites, reputation
 from ..accounts import Account
 from ..errors import ApiError, Conflict, Forbidden, from_game_error
 from ..schemas import CreateTable, SeatSpec
@@ -60,6 +60,8 @@ class Creator:
         if len(specs) != req.num_players:
             raise ApiError(f"seats lists {len(specs)} seats but num_players is {req.num_players}")
         people = sum(spec.kind != "bot" for spec in specs)
+        # the creator takes a seat too: a table cannot ask more than its creator has
+        await asyncio.to_thread(reputation.check_may_sit, self.storage, account.id, req.min_reputation)
         control = clocks.choose(game.id, req.time_control)
         if req.seed is not None and people > 1 and not self.allow_positions:
             # the seed fixes every shuffle: whoever chose it could work out the others' hidden cards
@@ -93,6 +95,7 @@ class Creator:
             # hotseat tables, chosen seeds, written positions and tables with hints are never rated
             rated=not req.hotseat and not req.hints and req.seed is None and req.position is None,
             hints=req.hints,
+            min_reputation=req.min_reputation,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
@@ -179,6 +182,7 @@ class Creator:
             hotseat=like.hotseat,
             rated=like.rated,
             hints=like.hints,
+            min_reputation=like.min_reputation,
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()

@@ -12,7 +12,7 @@ from typing import Any
 
 from robotable.core import Action, Event, RobotableError, visible_events
 
-from .. import clocks, ratings
+from .. import clocks, ratings, reputation
 from ..accounts import Account
 from ..errors import Conflict, Forbidden, from_game_error
 from ..storage import Changes, MoveRow, StaleTable, Storage, now
@@ -163,7 +163,13 @@ class Moves:
                     log.exception("table %s: clocks not synced after move %d", live.id, len(live.moves))
 
     async def rate(self, live: LiveTable, result: dict[str, Any]) -> None:
-        """Update the ratings after a rated table's last move (once; see ratings.py)."""
+        """Update the ratings after a rated table's last move (once; see ratings.py), and the reputation of
+        the people who finished it (reputation.py)."""
+        if reputation.counted(live.row):
+            try:
+                await asyncio.to_thread(reputation.table_finished, self.storage, live.row)
+            except Exception:  # the move stands; reputation is the server's own bookkeeping
+                log.exception("table %s: reputation not updated", live.id)
         if ratings.entries_of(live.row) is None:  # unrated: no trip to a worker thread
             return
         try:

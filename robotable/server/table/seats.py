@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from robotable.core import BadInput
 
-from .. import bots, clocks, invites
+from .. import bots, clocks, invites, reputation
 from ..accounts import Account
 from ..errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from ..storage import SeatRow, StaleTable, Storage
@@ -73,6 +73,7 @@ class Seats:
                 code="app:errors.already_playing",
                 params={"seat": mine[0] + 1},
             )
+        await asyncio.to_thread(reputation.check_may_sit, self.storage, account.id, live.row.min_reputation)
         async with live.lock:
             # one transaction: the code used up, the seat bound (only if still unbound), a new version
             await asyncio.to_thread(invites.accept_invite, self.storage, code, account.id, account.display_name)
@@ -101,6 +102,8 @@ class Seats:
         live = await self.get(table_id, fresh=False)
         if not 0 <= seat < live.row.num_players:
             raise NotFound(no_such_seat(live, seat))
+        if live.seat(seat).kind == "open" and not live.state.is_over():
+            await asyncio.to_thread(reputation.check_may_sit, self.storage, account.id, live.row.min_reputation)
 
         def change(row: SeatRow) -> SeatRow:
             if row.kind != "open":
@@ -162,6 +165,7 @@ class Seats:
 
         def clocks_after() -> None:
             self.clocks.note(live, target, "handed_to_bot", f"handed to a bot ({spec}) by seat {playing[0] + 1}")
+            reputation.seat_abandoned(self.storage, live.row, target)  # a person's seat: it was left
             if not (filled_open_seat and self.game_starts(live)):
                 self.clocks.sync(live)
 

@@ -73,6 +73,7 @@ class Views:
             hotseat=row.hotseat,
             rated=row.rated,
             hints=row.hints,
+            min_reputation=row.min_reputation,
             clock=self.clocks.view(live, connected) if live is not None else None,
             created_at=row.created_at.isoformat(),
             updated_at=row.updated_at.isoformat(),
