@@ -291,8 +291,10 @@ class State(ABC):
         """The full state, RNG included, as JSON-safe data (exact round trip)."""
 
     @abstractmethod
-    def determinize(self, player: int, rng: Rng) -> State:
-        """A full state consistent with everything ``player`` knows, hidden parts sampled with ``rng``.
+    def determinize(self, player: int | None, rng: Rng) -> State:
+        """A full state consistent with everything ``player`` knows, hidden parts sampled with ``rng``;
+        ``player=None`` is a spectator's sample (every part hidden from a spectator sampled, as
+        :meth:`view` ``(None)`` hides it), used by spectators' reviews.
 
         The sample must depend only on what ``player`` knows and on ``rng`` (two states that ``player``
         cannot tell apart give the same sample), so search agents cannot read hidden information.

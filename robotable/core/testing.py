@@ -11,10 +11,11 @@ promises (see docs/architecture.md and :mod:`robotable.core.game`):
 - refusals: every illegal action (actions seen elsewhere in the game, the whole integer encoding, junk
   fields in an action's JSON), a seat that may not act, and malformed seats and actions raise a
   :class:`~robotable.core.errors.RobotableError` with a message and change nothing;
-- hidden information: ``view`` is JSON-safe; ``determinize(seat)`` keeps everything the seat sees (its own
-  view and the spectator's) and changes nothing in the state; two states the seat cannot tell apart (one
-  of them a determinized sample with a different seed and generator) give the same samples, so neither
-  views nor samples can depend on a hidden part: a view that shows another seat's secret fails here;
+- hidden information: ``view`` is JSON-safe; ``determinize(seat)`` (and ``determinize(None)``, a
+  spectator's) keeps everything the seat sees (its own view and the spectator's) and changes nothing in the
+  state; two states the seat cannot tell apart (one of them a determinized sample with a different seed and
+  generator) give the same samples, so neither views nor samples can depend on a hidden part: a view that
+  shows another seat's secret fails here;
 - the end: the game ends within the game's declared bound (``max_game_length``) or a cap; the result
   has a score and a rank per seat, winners are exactly the seats ranked first, payoffs sum to 1;
 - records: the record (through its JSON form) replays to the exact final and intermediate states.
@@ -414,7 +415,7 @@ class _Run:
     def check_determinize(self, state: State, before: str) -> None:
         """A sample keeps what the seat sees; a state the seat cannot tell apart gives the same samples."""
         public = state.view(None)
-        for seat in range(self.n):
+        for seat in [*range(self.n), None]:  # None: a spectator's sample
             key = self.rng.next64()
             sample = state.determinize(seat, Rng(key))
             self.expect(canonical(state.to_json()) == before, f"determinize({seat}) changed the state")

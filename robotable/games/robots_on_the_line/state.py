@@ -408,7 +408,7 @@ class RotlState(State):
         new.listed = None
         return new
 
-    def determinize(self, player: int, rng: Rng) -> RotlState:
+    def determinize(self, player: int | None, rng: Rng) -> RotlState:
         """Resample what ``player`` has not seen: draw piles, others' dealt parts, the stacks' order.
 
         The sample depends only on what ``player`` knows and on ``rng``: every unseen pile is sorted

@@ -184,7 +184,7 @@ class Tf22State(State):
         new.round_scores = self.round_scores  # never mutated, only replaced
         return new
 
-    def determinize(self, player: int, rng: Rng) -> Tf22State:
+    def determinize(self, player: int | None, rng: Rng) -> Tf22State:
         """Shuffle the unseen container cards; resample other seats' unrevealed choices.
 
         The sample depends only on what ``player`` knows and on ``rng``: the stack is sorted before it is

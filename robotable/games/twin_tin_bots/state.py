@@ -380,7 +380,7 @@ class TtbState(State):
         new.end_reason = self.end_reason
         return new
 
-    def determinize(self, player: int, rng: Rng) -> TtbState:
+    def determinize(self, player: int | None, rng: Rng) -> TtbState:
         """Deal again every Special Order ``player`` cannot see: other colours' unrevealed ones and the stack."""
         return view.determinize(self, player, rng)
 

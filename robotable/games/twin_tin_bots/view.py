@@ -117,10 +117,10 @@ def public(st: TtbState) -> dict[str, Any]:
     return out
 
 
-def determinize(st: TtbState, player: int, rng: Rng) -> TtbState:
+def determinize(st: TtbState, player: int | None, rng: Rng) -> TtbState:
     """Deal again every Special Order ``player`` cannot see: other colours' unrevealed ones and the stack."""
     new = st.clone()
-    mine = set(st.seat_colours(player))
+    mine = set(st.seat_colours(player)) if player is not None else set()
     pool = list(new.stack)
     hidden: list[list[int]] = []
     for c in range(len(new.colours)):
