@@ -10,10 +10,12 @@ process that serves people. Until it is ready the answer is ``202`` with the pro
 
 Who sees what: a review at a decision is made from that seat's view alone (its hand, its secret choices),
 so each player gets the reviews of the seats they played. A spectator of the finished table (its replay is
-public), or a player asking about another seat, gets them only where at every decision the deciding seat
-knew no more than a spectator (:func:`robotable.ai.review.spectator.spectator_refusal`: TF22, whose
-hidden parts are hidden from every seat alike); elsewhere they are refused, naming why. An uploaded
-record holds every hand: its uploader gets every seat's review.
+public) gets every seat's review as it is where at every decision the deciding seat knew no more than a
+spectator (:func:`robotable.ai.review.spectator.spectator_refusal`: TF22, whose hidden parts are hidden
+from every seat alike), and elsewhere every seat's review made from a spectator's view alone
+(:func:`robotable.ai.review.spectator.spectator_review`, stored under ``spectator-<id>``). A player asking
+about another seat gets it only in the first case (else 403). An uploaded record holds every hand: its
+uploader gets every seat's review.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from . import review_jobs
 from .auth import CurrentAccount, OptionalAccount
 from .bot_api import check_thinking_time, owner_key
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized, from_game_error, quoted
-from .review_jobs import UPLOAD, budget_spec, ensure_table, reviews, server_budget
+from .review_jobs import SPECTATOR, UPLOAD, budget_spec, ensure_table, reviews, server_budget
 from .review_jobs import aware as _aware
 from .review_jobs import now as _now
 from .schemas import ErrorOut, Strict
@@ -108,8 +110,11 @@ class ReviewOut(BaseModel):
     status: str
     table: str | None = Field(description="the table reviewed (none for an uploaded record)")
     id: str | None = Field(default=None, description="an uploaded record's review id")
-    spectator: bool = Field(
-        default=False, description="shown to a spectator: every seat knew no more than a spectator at its decisions"
+    spectator: bool = Field(default=False, description="shown to a spectator (an account that played no seat)")
+    spectator_view: bool = Field(
+        default=False,
+        description="made from a spectator's view alone (a game where seats hold cards of their own): a move the "
+        "spectator did not see is null and has no loss",
     )
     game: str
     num_players: int
@@ -292,8 +297,9 @@ async def table_review(
     value before and after your move, the search's better move and the loss, turning points and largest
     losses. With bot workers it is computed as soon as the table ends; without, the first request starts
     it in the background (``202`` with the progress until it is ready). Spectators, and players asking
-    about another seat, get every seat's review only where no deciding seat knew more than a spectator
-    (TF22); elsewhere 403, naming the first decision where one did."""
+    about another seat, get every seat's review where no deciding seat knew more than a spectator (TF22);
+    elsewhere a spectator gets every seat's review made from a spectator's view alone
+    (``spectator_view``), and a player asking about another seat 403."""
     manager: TableManager = request.app.state.manager
     live = await manager.get(table_id)
     if account is None:
@@ -309,8 +315,12 @@ async def table_review(
     others = not mine or (seat is not None and seat not in mine)
     if others:  # a spectator, or a player asking about another seat: only where a spectator may see it
         reason = await asyncio.to_thread(spectator_refusal, record)
-        if reason is not None and not mine:
-            raise Forbidden(f"{SPECTATOR_REFUSAL}: {reason}", code="app:errors.review_spectator")
+        if reason is not None and not mine:  # every seat's review from a spectator's view alone
+            row = await _start(request, SPECTATOR + live.id, record.to_json(), len(record.moves))
+            if row["status"] != "done":
+                return _progress(row)
+            wanted = [seat] if seat is not None else None
+            return _answer(row, wanted, _language(request, lang), table=live.id, spectator=True, spectator_view=True)
         if reason is not None:
             assert seat is not None
             raise Forbidden(

@@ -1,7 +1,9 @@
 """Stored reviews and the review jobs the bot workers take (issue 30; docs/review.md).
 
-One row per review in ``reviews``: a finished table's (keyed by its id) or an uploaded record's (keyed
-``upload-<id>``, with the record and the account that sent it). A row is ``queued``, ``running`` (its
+One row per review in ``reviews``: a finished table's (keyed by its id), its review from a spectator's
+view (keyed ``spectator-<id>``, for the spectators of a game where seats hold cards of their own;
+``robotable.ai.review.spectator``) or an uploaded record's (keyed ``upload-<id>``, with the record and the
+account that sent it). A row is ``queued``, ``running`` (its
 progress in ``done`` of ``total`` moves, and, when a bot worker computes it, that worker's name in
 ``worker``), ``done`` (the review) or ``failed`` (the error).
 
@@ -40,6 +42,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from robotable.ai.review import Budget, review_record
+from robotable.ai.review.spectator import spectator_review
 from robotable.core import Record
 
 from .storage import moves_table, seats_table, tables_table
@@ -56,6 +59,8 @@ RECENT = timedelta(days=1)
 PROGRESS_EVERY = 1.0
 #: The key prefix of an uploaded record's review.
 UPLOAD = "upload-"
+#: The key prefix of a table's review from a spectator's view (the table's id follows).
+SPECTATOR = "spectator-"
 
 
 def server_budget() -> Budget:
@@ -223,7 +228,8 @@ def _claim_finished(engine: Engine, worker: str, budget: Budget) -> Job | None:
 def _job(engine: Engine, row: dict[str, Any]) -> Job | None:
     """The job of a claimed row; None (and the row failed) if there is nothing to review."""
     key = row["table_id"]
-    record = row.get("record") if key.startswith(UPLOAD) else table_record(engine, key)
+    table = key.removeprefix(SPECTATOR)
+    record = row.get("record") if key.startswith(UPLOAD) else table_record(engine, table)
     if not isinstance(record, dict):
         fail(engine, key, "this table has no record to review (it started from a written position, or is gone)")
         return None
@@ -292,7 +298,10 @@ def compute(
                 raise _Lost
 
     try:
-        result = review_record(Record.from_json(record), budget=budget, progress=progress)
+        if key.startswith(SPECTATOR):
+            result = spectator_review(Record.from_json(record), budget=budget, progress=progress)
+        else:
+            result = review_record(Record.from_json(record), budget=budget, progress=progress)
         spent += time.process_time() - started
         write(status="done", done=result.moves, review=result.to_json(), worker=None)
     except _Lost:

@@ -1,6 +1,6 @@
-"""Reviews shown to spectators (robotable.ai.review.spectator; docs/review.md "What is hidden"): only where
-every deciding seat knew no more than a spectator, and then the same review whatever a spectator could
-not see."""
+"""Reviews shown to spectators (robotable.ai.review.spectator; docs/review.md "What is hidden"): the seats'
+own reviews where every deciding seat knew no more than a spectator, else reviews from a spectator's view;
+either way the same review whatever a spectator could not see."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from robotable.ai import make_agent
 from robotable.ai.review import Budget, Position, positions, review_positions, review_record
-from robotable.ai.review.spectator import spectator_refusal
+from robotable.ai.review.spectator import Step, review_steps, spectator_refusal, spectator_review, steps
 from robotable.core import Match, Record, Rng
 
 TINY = Budget(iterations=8, seed=3)
@@ -66,7 +66,7 @@ def test_a_spectators_review_is_the_same_when_what_a_spectator_could_not_see_is_
         nonlocal swapped
         out = []
         for pos in positions(record):
-            state = pos.state.determinize(None, Rng(1000 + pos.index))  # type: ignore[arg-type]
+            state = pos.state.determinize(None, Rng(1000 + pos.index))
             swapped += state.to_json() != pos.state.to_json()
             out.append(Position(pos.index, pos.seat, state, pos.action))
         return out
@@ -76,3 +76,21 @@ def test_a_spectators_review_is_the_same_when_what_a_spectator_could_not_see_is_
         review.mark()
     assert swapped > 0, "nothing was re-dealt: the test checked nothing"
     assert [r.to_json() for r in reviews] == reference  # a record cut short: no outcome in either
+
+
+@pytest.mark.parametrize(("game_id", "players", "moves"), [("twin-tin-bots", 4, 24), ("robots-on-the-line", 2, 10)])
+def test_a_review_from_a_spectators_view_does_not_change_when_hidden_cards_are_dealt_again(
+    game_id: str, players: int, moves: int
+) -> None:
+    """Where seats hold cards of their own, a spectator's review searches spectator samples only: every
+    position re-dealt from a spectator's view (others' hands, Special Orders, piles) gives the same
+    review, though the seats' own views changed (a review that read them could differ)."""
+    record = game_record(game_id, players, seed=6, moves=moves)
+    walked, _ = steps(record)
+    reference = review_steps(game_id, players, walked, None, TINY).to_json()
+    redealt = [Step(s.index, s.seat, s.state.determinize(None, Rng(500 + s.index)), s.action, s.shown) for s in walked]
+    seats_saw = sum(a.state.view(a.seat) != b.state.view(b.seat) for a, b in zip(walked, redealt, strict=True))
+    assert seats_saw > 0, "nothing a seat knew was re-dealt: the test checked nothing"
+    assert review_steps(game_id, players, redealt, None, TINY).to_json() == reference
+    assert reference == spectator_review(record, TINY).to_json()  # the record's own review, reproducible
+    assert any(m["played"] is not None for s in reference["seats"] for m in s["moments"])

@@ -1,6 +1,6 @@
 """GET /api/tables/{id}/review on the real app: a finished table's review, computed in a background
 process, stored, shown to each player for their own seats, and to spectators only where every deciding
-seat knew no more than a spectator; uploaded records' reviews."""
+seat knew no more than a spectator (elsewhere a review from a spectator's view); uploaded records' reviews."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from test_server_api import BOT, HUMAN, play_out
 
 from robotable.ai import make_agent
 from robotable.ai.review import Budget, review_record
+from robotable.ai.review.spectator import spectator_review
 from robotable.core import Match, Record
 
 #: A tiny budget: the test checks the endpoint, not the search's strength.
@@ -189,8 +190,9 @@ def test_uploads_are_rate_limited_like_hints_and_refused_over_the_bot_quota(make
     assert refused.status_code == 429 and "bot quota" in refused.json()["detail"]
 
 
-def test_where_seats_held_cards_of_their_own_spectators_and_other_seats_are_refused(client, create_table) -> None:
-    """A Twin Tin Bots table (each colour's secret Special Orders): a seat's review would tell them."""
+def test_where_seats_held_cards_of_their_own_spectators_get_a_spectators_review(client, create_table) -> None:
+    """A Twin Tin Bots table (each colour's secret Special Orders): a seat's review would tell them, so a
+    spectator gets every seat's review made from a spectator's view, and a player no other seat's."""
     client.app.state.review_budget = BUDGET
     client.app.state.manager.allow_positions = True  # a test server: a chosen seed, to replay a game here
     match = Match("twin-tin-bots", 2, seed=4)
@@ -206,9 +208,11 @@ def test_where_seats_held_cards_of_their_own_spectators_and_other_seats_are_refu
         )
         assert played.status_code == 200, played.text
     assert client.get(f"/api/tables/{table}/replay").status_code == 200  # the replay is public
-    refused = review(client, table, guest_token(client, "Spectator"))
-    assert refused.status_code == 403 and refused.json()["code"] == "app:errors.review_spectator"
-    assert "knew something a spectator did not see" in refused.json()["detail"]
+    spectator = guest_token(client, "Spectator")
+    seen = wait_for(lambda: (r := review(client, table, spectator)).status_code == 200 and r.json(), "the review")
+    assert seen["spectator"] is True and seen["spectator_view"] is True
+    expected = spectator_review(match.record, BUDGET).to_json()["seats"]
+    assert [{k: v for k, v in s.items() if k != "text"} for s in seen["seats"]] == expected
     not_mine = review(client, table, tokens[0], seat=1)
     assert not_mine.status_code == 403 and not_mine.json()["code"] == "app:errors.not_your_seat"
     assert review(client, table, tokens[0], seat=0).status_code in (200, 202)  # one's own: yes

@@ -1,6 +1,7 @@
 """Issue 30, in Debian's chromium: a finished table's replay shows its player's review (progress while the
 server computes it, then the chart of the seat's value and its largest losses); clicking a loss or a
-point of the chart shows that position in the replay, and a loss its move played and the better move."""
+point of the chart shows that position in the replay, and a loss its move played and the better move; a
+spectator sees every seat's review as a spectator may."""
 
 from __future__ import annotations
 
@@ -140,4 +141,16 @@ def test_a_twin_tin_bots_loss_shows_both_moves_previews(server_factory, browser,
         assert figure.locator(".preview-lines li").count() > 0
     assert page.locator("#board .ttb").is_visible()
     page.screenshot(path=str(tmp_path / "review-ttb.png"), full_page=True)
+    # a spectator of the public replay: every seat's review from a spectator's view, a loss its position
+    watcher, _ = signed_in_page(browser, server, "Bea", viewport={"width": 1280, "height": 900})
+    watch_errors(watcher, errors)
+    watcher.goto(f"{server.url}/replay/{table}")
+    watcher.wait_for_selector("#review[data-ready='1']")
+    assert watcher.locator("#review-spectator-note").is_visible()
+    assert watcher.locator(".review-seat").count() == 2 and watcher.locator(".review-chart").count() == 2
+    turning = watcher.locator("#review-chart circle.turning").first
+    step = turning.get_attribute("data-step")
+    turning.click()
+    watcher.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+    watcher.screenshot(path=str(tmp_path / "review-ttb-spectator.png"), full_page=True)
     assert errors == []

@@ -91,8 +91,8 @@ class Moment:
     index: int
     seat: int
     legal: int
-    played: dict[str, Any]
-    best: dict[str, Any]
+    played: dict[str, Any] | None  # None: a move a spectator's review did not see (robotable.ai.review.spectator)
+    best: dict[str, Any] | None
     before: float
     after: float
     played_visits: int

@@ -21,9 +21,10 @@ def percent(value: float) -> str:
 
 
 def describe_move(game_id: str, action: dict[str, Any] | None, lang: str) -> str:
-    """An action's JSON form named as the game's table names it (its terminal module's ``describe``)."""
-    if action is None:
-        return "-"
+    """An action's JSON form named as the game's table names it (its terminal module's ``describe``);
+    ``None``, a move a spectator's review did not see, as such."""
+    if action is None:  # a move a spectator's review did not see
+        return translate("app:review.hidden_move", lang)
     module = load(game_id).hook("terminal")
     describe = getattr(module, "describe", None)
     if describe is not None:

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
 const tableId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
 
-const rp = { data: null, index: 0, renderer: null, names: [], timer: null, seat: null, uploaded: null };
+const rp = { data: null, index: 0, renderer: null, names: [], timer: null, seat: null, uploaded: null, signedIn: false };
 
 function allLog(upto) {
   const out = [];
@@ -80,6 +80,10 @@ async function start(data) {
     // a player's own seat: a loss opens its position here, its two moves in the game's words and previews
     const game = { renderer: rp.renderer, viewAt: (step) => rp.data.steps[step]?.view, previews: !!rp.renderer.renderPreview };
     mountReview($("review"), data.table.id, rp.seat, rp.names, show, game);
+  } else if (data.table && rp.signedIn) {
+    // a spectator: every seat's review as a spectator may see it (made from a spectator's view where seats
+    // held cards of their own); a point or a loss moves the replay there
+    mountReview($("review"), data.table.id, null, rp.names, show);
   }
 }
 
@@ -89,6 +93,7 @@ async function loadTable() {
     const seats = mySeats(summary, who.account);
     const q = seats.length ? `?seat=${seats[0]}` : "";
     rp.seat = seats.length ? seats[0] : null;
+    rp.signedIn = !!who.account;
     await start(await api(`/api/tables/${encodeURIComponent(tableId)}/replay${q}`));
   } catch (err) {
     $("board").replaceChildren(el("p", { class: "error" }, t("app:replay.none", { error: err.message })), el("p", {}, el("a", { href: "/" }, t("app:common.back_to_lobby"))));

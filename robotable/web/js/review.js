@@ -1,5 +1,6 @@
 // The review panel of a finished table's replay (issue 30; docs/review.md): asks
-// GET /api/tables/{id}/review for the seat this browser played, shows the progress while the server
+// GET /api/tables/{id}/review for the seat this browser played (a spectator: every seat, as a spectator
+// may see them), shows the progress while the server
 // computes it, then a chart of the seat's value over the game (SVG drawn here) with its turning points,
 // and its largest losses; a point or a loss shows that position in the replay. A loss also opens its
 // two moves (the move played and the search's better one) in the game's own words and, where the game
@@ -138,7 +139,8 @@ function seatPanel(seat, body, names, goTo, ctx = null) {
   );
 }
 
-/** Fill ``panel`` with the review of ``seat`` at ``tableId`` (polling while it is computed). ``game``
+/** Fill ``panel`` with the review of ``seat`` at ``tableId`` (``null``: a spectator's, every seat),
+ * polling while it is computed. ``game``
  * (optional): ``{renderer, viewAt(step), previews}`` to open a loss's two moves in the game's own words
  * and previews. */
 export async function mountReview(panel, tableId, seat, names, goTo, game = null) {
@@ -146,7 +148,8 @@ export async function mountReview(panel, tableId, seat, names, goTo, game = null
   panel.hidden = false;
   const status = el("p", { class: "small", id: "review-status", role: "status" }, t("app:review.asking"));
   panel.replaceChildren(el("h3", {}, t("app:review.panel_title")), status);
-  const path = `/api/tables/${encodeURIComponent(tableId)}/review?seat=${seat}&lang=${encodeURIComponent(lang)}`;
+  const mine = seat === null || seat === undefined ? "" : `seat=${seat}&`;
+  const path = `/api/tables/${encodeURIComponent(tableId)}/review?${mine}lang=${encodeURIComponent(lang)}`;
   for (;;) {
     let body;
     try {
@@ -157,6 +160,7 @@ export async function mountReview(panel, tableId, seat, names, goTo, game = null
     }
     if (body.status === "done") {
       status.textContent = t("app:review.values");
+      if (body.spectator_view) panel.append(el("p", { class: "small muted", id: "review-spectator-note" }, t("app:review.spectator_note")));
       panel.append(...body.seats.map((s) => seatPanel(s, body, names, goTo, ctx)));
       panel.dataset.ready = "1";
       return;
