@@ -6,6 +6,7 @@ import { api, currentAccount, el, mySeats, rendererFor, setCurrentAccount, toast
 import { clockFields } from "/static/js/clockform.js";
 import { clockLabel, waitingForPlayers } from "/static/js/turn.js";
 import { gameName, has, levelName, loadAllNamespaces, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
+import { loadStanding, standingTag } from "/static/js/people-standing.js";
 
 await loadAllNamespaces(); // every game's name and option labels
 
@@ -153,6 +154,8 @@ async function createTable(event) {
     return spec;
   });
   const body = { game: $("game-select").value, num_players: Number($("players-select").value), options: readOptions(), seats, time_control: state.clock.read(), hotseat: $("hotseat").checked, hints: $("hints").checked };
+  const minimum = Number($("min-reputation").value);
+  if (minimum) body.min_reputation = minimum; // only players with at least this reputation (docs/server.md)
   try {
     await ensureAccount(t("app:lobby.sign_in_to_create"));
   } catch {
@@ -205,7 +208,7 @@ async function showCreated(created) {
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
-function seatBadge(seat) {
+function seatBadge(seat, game) {
   const cls = seat.kind === "bot" || seat.handed_to_bot ? "bot" : seat.kind;
   let bot = "";
   if (seat.kind === "bot" || seat.handed_to_bot) {
@@ -213,7 +216,8 @@ function seatBadge(seat) {
     if (seat.agent !== seat.difficulty) bot += ` (${t("app:lobby.bot_asked", { difficulty: levelName(seat.difficulty) })})`;
   }
   const on = seat.connected ? el("span", { class: "online-dot", title: t("app:lobby.online"), "aria-label": t("app:lobby.online") }, " ●") : null;
-  return el("span", { class: `seat-badge ${cls}` }, `${seatName(seat.name)}${bot}`, on);
+  const standing = seat.kind === "human" && !seat.handed_to_bot ? standingTag(seat.account, game) : null; // rating, reputation
+  return el("span", { class: `seat-badge ${cls}` }, `${seatName(seat.name)}${bot}`, standing ? [" ", standing] : null, on);
 }
 
 async function claim(table, seat) {
@@ -253,9 +257,10 @@ function tableRow(table, account) {
       el("span", { class: `status ${table.status}` }, status),
       table.clock ? el("span", { class: "muted small" }, clockLabel(table.clock.control)) : null,
       table.hotseat ? el("span", { class: "tag hotseat", title: t("app:lobby.hotseat_title") }, t("app:lobby.hotseat_tag")) : null,
+      table.min_reputation ? el("span", { class: "tag min-reputation", title: t("app:lobby.min_reputation_title", { n: table.min_reputation }) }, t("app:lobby.min_reputation_tag", { n: table.min_reputation })) : null,
       el("code", { class: "muted small" }, table.id),
     ),
-    el("div", { class: "table-seats" }, table.seats.map(seatBadge)),
+    el("div", { class: "table-seats" }, table.seats.map((seat) => seatBadge(seat, table.game))),
     el("div", { class: "table-actions" }, actions),
   );
 }
@@ -284,6 +289,7 @@ const SECTIONS = ["mine", "open", "running", "finished"];
 async function loadTables() {
   try {
     const [tables, who] = await Promise.all([api(`/api/tables?${filterParams()}`), currentAccount()]);
+    await loadStanding(tables.flatMap((table) => table.seats.map((s) => s.account))).catch(() => {}); // shown when known
     const list = $("tables-list");
     if (!tables.length) {
       list.replaceChildren(el("p", { class: "muted" }, t("app:lobby.no_tables")));
@@ -329,6 +335,12 @@ async function playBotNow() {
   }
 }
 
+/** The new table's choice: only players with a reputation of at least N% (see docs/server.md). */
+function minReputationField() {
+  const choices = [0, 50, 60, 70, 80, 90].map((n) => el("option", { value: n }, n ? `${n}%` : t("app:lobby.min_reputation_any")));
+  return el("label", { class: "small", id: "min-reputation-label" }, el("span", {}, t("app:lobby.min_reputation")), " ", el("select", { id: "min-reputation", name: "min_reputation" }, choices));
+}
+
 async function main() {
   $("play-bot-now").addEventListener("click", playBotNow);
   $("welcome-sign-up").addEventListener("click", () => ensureAccount(t("app:welcome.sign_up_why")).catch(() => {}));
@@ -352,6 +364,7 @@ async function main() {
   $("options-fields").addEventListener("change", (ev) => {
     if (state.editor && ev.target.dataset.option) state.editor.refresh();
   });
+  $("hints").closest("label").after(minReputationField());
   $("create-form").addEventListener("submit", createTable);
   for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, gameName(g.id, g.name)));
   $("table-filters").addEventListener("change", loadTables);

@@ -27,6 +27,8 @@ async function main() {
   document.title = t("app:title.suffix", { name });
   $("profile-name").textContent = name;
   $("profile-info").textContent = profile.account.guest ? t("app:profile.guest") : "";
+  const rep = profile.reputation; // the share of games with other people finished (docs/server.md, reputation)
+  $("profile-info").after(el("p", { id: "profile-reputation", dataset: { percent: rep.percent } }, el("strong", {}, t("app:profile.reputation", rep)), " ", el("span", { class: "muted small" }, t("app:profile.reputation_detail", rep))));
   const games = Object.entries(profile.games);
   $("profile-games").replaceChildren(
     games.length

@@ -7,6 +7,7 @@ import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { errorText, gameName, levelName, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
 import { inviteFriend } from "/static/js/friend-invite.js";
 import { hintControls, hintsAllowed } from "/static/js/hint.js";
+import { loadStanding, standingTag } from "/static/js/people-standing.js";
 import { resultExtras } from "/static/js/standing.js";
 import { clockTag, controlLabel, mayHandOver, setClock, showTurn, startTicker, turnControls, waitingForPlayers } from "/static/js/turn.js";
 
@@ -203,6 +204,18 @@ function myMove(msg) {
   return page.seat !== null && msg.to_act.includes(page.seat) && msg.legal.length > 0;
 }
 
+let standingAsked = ""; // the accounts whose rating and reputation were last asked for
+
+/** Ask for the seated people's rating and reputation once per set of accounts, then draw them. */
+function askStanding(table) {
+  const ids = table.seats.map((s) => s.account).filter(Boolean);
+  if (ids.join(",") === standingAsked) return;
+  standingAsked = ids.join(",");
+  loadStanding(ids)
+    .then(() => page.current && renderSide())
+    .catch(() => {});
+}
+
 function renderSide() {
   const msg = page.current;
   const table = msg.table;
@@ -269,12 +282,17 @@ function renderSide() {
       const tags = [];
       if (isBot) {
         const asked = { difficulty: levelName(s.difficulty), agent: levelName(s.agent) };
-        const rated = ratedLevelName(s.agent, s.level_rating); // "ISMCTS hard, rated 31": the level's arena rating here
+        const rated = ratedLevelName(s.agent, s.level_rating); // "ISMCTS hard, rated 2690": the level's arena rating here
         tags.push(el("span", { class: "tag bot", title: ratingTitle(s.level_rating) || undefined }, t("app:table.bot_tag", { agent: rated })));
         if (s.agent !== s.difficulty) tags.push(el("span", { class: "tag warn", title: t("app:table.bot_unavailable", asked) }, t("app:table.bot_asked", asked)));
       }
       if (s.kind === "open") tags.push(el("span", { class: "tag" }, t("app:table.open_seat")));
       if (!isBot && s.kind === "human") tags.push(el("span", { class: `tag ${s.connected ? "on" : "off"}` }, s.connected ? t("app:table.online") : t("app:table.away")));
+      if (!isBot && s.kind === "human" && s.account) {
+        const standing = standingTag(s.account, table.game); // rating (1500-based) and reputation
+        if (standing) tags.push(standing);
+        else askStanding(table);
+      }
       if (table.to_act.includes(s.seat)) tags.push(el("span", { class: "tag turn" }, t("app:table.to_act")));
       if (s.kind !== "bot" && !s.handed_to_bot && table.status !== "finished") tags.push(clockTag(s.seat));
       const buttons = [];
