@@ -137,6 +137,7 @@ def test_standing_answers_ratings_and_reputation_and_checks_its_input(client: Te
     assert got["nobody"]["reputation"]["percent"] == 75
     assert client.get("/api/standing").status_code == 422
     assert client.get("/api/standing", params={"accounts": ["x" * 25]}).status_code == 400
+    assert client.get("/api/standing?accounts=%00").status_code == 400  # never reaches the database
     assert client.get("/api/standing", params={"accounts": [str(i) for i in range(101)]}).status_code == 422
 
 
