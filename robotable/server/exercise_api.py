@@ -10,7 +10,9 @@ takes a move and tells whether it is the search's better move, or as good within
 that is neither is valued by the review's own search, from the seat's view, with the review's budget and
 the seed of that move); ``GET /api/exercises/{id}/solution`` names the move played and the better move
 with their values and, where the game has previews (Twin Tin Bots), what each would do; ``POST
-/api/exercises/{id}/preview`` previews any legal move of the position. All for the signed-in player of
+/api/exercises/{id}/preview`` previews any legal move of the position, and ``POST
+/api/exercises/{id}/evaluate`` answers the game's questions about the seat's position (games with
+evaluations: Robots on the Line's workbench), on a sample drawn from the seat's view. All for the signed-in player of
 that seat only, once the table's review is computed. The page is ``/exercise/{id}``.
 """
 
@@ -33,13 +35,13 @@ from robotable.ai.base import Decision
 from robotable.ai.review import Review, positions
 from robotable.ai.review.search import Moment, evaluate_move
 from robotable.ai.review.text import describe_move, where
-from robotable.core import Action, Game, Record, RobotableError, State
+from robotable.core import Action, Game, Record, Rng, RobotableError, State
 
 from . import review_jobs
 from .auth import Account, CurrentAccount
 from .bot_api import owner_key
 from .errors import ApiError, Conflict, Forbidden, NotFound, from_game_error
-from .previews import preview_hook, preview_json
+from .previews import game_hook, preview_hook, preview_json
 from .review_api import EXERCISE_LOSS, EXERCISES, exercises_of
 from .review_api import ExerciseOut as ReviewedExercise
 from .review_api import _language as language_of
@@ -240,6 +242,13 @@ class PreviewIn(Strict):
     action: dict[str, Any]
 
 
+class EvaluateIn(Strict):
+    """A question about the seat's own position (games with evaluations), as the table's ``POST
+    /api/tables/{id}/evaluate`` takes its ``query`` (Robots on the Line: a workbench robot)."""
+
+    query: dict[str, Any]
+
+
 def install(app: FastAPI) -> None:
     """Add the endpoints and the exercise page."""
     app.include_router(router)
@@ -274,7 +283,6 @@ async def list_exercises(
             "solved": (x["table"], x["seat"], x["move"]) in solved,
         }
         for x in found
-        if x["played"] != x["better"]  # (min_loss 0 lists decisions where the search agreed: no exercise)
     ]
 
 
@@ -371,3 +379,22 @@ async def exercise_preview(request: Request, exercise: IdPath, body: PreviewIn, 
     except RobotableError as exc:
         raise from_game_error(exc) from None
     return {"moves": found.moment.index, "preview": data}
+
+
+@router.post("/api/exercises/{exercise}/evaluate", responses=ERRORS)
+async def exercise_evaluate(request: Request, exercise: IdPath, body: EvaluateIn, account: CurrentAccount) -> Any:
+    """The game's answer to a question about the seat's position (games with evaluations), as the table's
+    ``POST /api/tables/{id}/evaluate`` answers it (``{moves, evaluation}``): asked on a sample drawn from
+    the seat's view at that decision, never the hidden state. 400 for a game without evaluations or a
+    malformed query."""
+    found = await _find(request, exercise, account)
+    hook = game_hook(found.game, "evaluate")
+    if hook is None:
+        raise ApiError(f"{found.game.name} has no evaluations")
+    seat = found.moment.seat
+    sample = found.state.determinize(seat, Rng(found.moment.index))
+    try:
+        data = await asyncio.to_thread(hook, sample, seat, body.query)
+    except RobotableError as exc:
+        raise from_game_error(exc) from None
+    return {"moves": found.moment.index, "evaluation": data}

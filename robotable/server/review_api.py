@@ -459,7 +459,10 @@ def exercises_of(engine: Engine, account_id: str, min_loss: float, limit: int, l
         review = Review.from_json(data)
         for seat in review.seats:
             if seat.seat in mine[table_id]:
-                found += [(m.loss, table_id, review.game, m) for m in seat.moments if m.loss >= min_loss]
+                # (a decision where the seat played the search's own move is no exercise, whatever min_loss)
+                found += [
+                    (m.loss, table_id, review.game, m) for m in seat.moments if not m.agreed and m.loss >= min_loss
+                ]
     found.sort(key=lambda item: (-item[0], item[1], item[3].index))
     return [
         {

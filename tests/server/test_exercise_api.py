@@ -74,6 +74,13 @@ def test_an_exercise_is_the_seats_own_view_and_is_solved_by_the_better_move(
     assert client.get(f"/api/exercises/{ex}", headers=bearer(token)).json()["solved"] is True
     again = client.get("/api/exercises", params={"min_loss": 0.0, "limit": 50}, headers=bearer(token)).json()
     assert [x["solved"] for x in again if x["id"] == ex] == ([True] if listed else [])
+    # min_loss 0: every decision where the search would have played otherwise, up to the limit (never one
+    # where it agreed: those are no exercise and used to take places in the limit)
+    limit = min(50, len(moments))
+    zero = {"min_loss": 0.0, "limit": limit}
+    assert len(client.get("/api/exercises", params=zero, headers=bearer(token)).json()) == limit
+    mine = client.get("/api/account/exercises", params=zero, headers=bearer(token)).json()
+    assert len(mine) == limit and {x["move"] for x in mine} <= {m["index"] for m in moments}
 
     solution = client.get(f"/api/exercises/{ex}/solution", headers=bearer(token)).json()
     assert (solution["played"], solution["better"]) == (moment["played"], moment["best"])
@@ -87,6 +94,18 @@ def test_an_exercise_is_the_seats_own_view_and_is_solved_by_the_better_move(
         assert solution["previews"] is None
         no = client.post(f"/api/exercises/{ex}/preview", json={"action": moment["best"]}, headers=bearer(token))
         assert no.status_code == 400 and "no previews" in no.json()["detail"]
+    # the game's evaluations of the seat's position (Robots on the Line's workbench), as at the table
+    asked = client.post(
+        f"/api/exercises/{ex}/evaluate", json={"query": {"layout": [], "suggest": True}}, headers=bearer(token)
+    )
+    if game == "robots-on-the-line":
+        assert asked.status_code == 200 and asked.json()["moves"] == moment["index"], asked.text
+        assert isinstance(asked.json()["evaluation"]["suggestions"], list)
+        bad = {"query": {"layout": "torso"}}
+        refused = client.post(f"/api/exercises/{ex}/evaluate", json=bad, headers=bearer(token))
+        assert refused.status_code == 400 and "layout must be a list" in refused.json()["detail"]
+    else:
+        assert asked.status_code == 400 and "no evaluations" in asked.json()["detail"]
 
 
 def test_another_move_is_valued_by_the_reviews_search(client: TestClient, create_table) -> None:
@@ -141,6 +160,7 @@ def test_the_exercise_endpoints_are_in_the_openapi_schema(client: TestClient) ->
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/exercises", "/api/exercises/{exercise}", "/api/exercises/{exercise}/answer"} <= set(paths)
     assert {"/api/exercises/{exercise}/solution", "/api/exercises/{exercise}/preview"} <= set(paths)
+    assert "/api/exercises/{exercise}/evaluate" in set(paths)
     assert {"200", "400", "401", "403", "404", "409"} <= set(
         paths["/api/exercises/{exercise}/answer"]["post"]["responses"]
     )

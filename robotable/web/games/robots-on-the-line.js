@@ -3,7 +3,8 @@
 // and sold robots, offers between players, and the robot workbench.
 // It draws the view the server sent and offers exactly the legal actions it sent: no rules here. The
 // workbench's measures, open ports, requirement checks and sale values come from the server
-// (POST /api/tables/{id}/evaluate, computed by the engine's geometry module), never from this file.
+// (POST /api/tables/{id}/evaluate, or ctx.evaluate off a table: an exercise's own endpoint; computed by
+// the engine's geometry module), never from this file.
 // Every text comes from the message catalogue (namespace robots-on-the-line, i18n.js); parts, torsos,
 // buyers and requirements are named by their catalogue names, places by what the table shows.
 // Costly clicks (taking a part, a $1 flip or search, a sale, the torso stack, ending a turn without a
@@ -1103,10 +1104,10 @@ async function suggest() {
 
 function evaluateLayout(layout, wantSuggest = false) {
   const ctx = ui.ctx;
-  return api(`/api/tables/${ctx.tableId}/evaluate`, {
-    method: "POST",
-    body: { seat: ctx.seat, query: { layout, batteries: [...ui.bench.batteries], magnets: [...ui.bench.magnets], suggest: wantSuggest } },
-  });
+  const query = { layout, batteries: [...ui.bench.batteries], magnets: [...ui.bench.magnets], suggest: wantSuggest };
+  // an exercise or a reviewed position (no live table) asks its own endpoint: ctx.evaluate(query)
+  if (ctx.evaluate) return ctx.evaluate(query);
+  return api(`/api/tables/${ctx.tableId}/evaluate`, { method: "POST", body: { seat: ctx.seat, query } });
 }
 
 let evalTimer = null;

@@ -26,6 +26,7 @@ function draw() {
     moves: d.move,
     events: [],
     preview: d.previews ? (action) => api(`${path}/preview`, { method: "POST", body: { action } }) : null,
+    evaluate: (query) => api(`${path}/evaluate`, { method: "POST", body: { query } }), // games with evaluations
   };
   document.body.classList.toggle("pending", page.pending);
   try {

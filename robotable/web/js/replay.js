@@ -29,7 +29,7 @@ function show(index, marks = null) {
   document.body.dataset.marked = marks ? "1" : "";
   const base = { view: step.view, seat: rp.seat, names: rp.names, moves: rp.index, events: [] };
   const ctx = marks
-    ? { ...base, legal: marks.legal, act: marks.act, preview: marks.preview, replay: false, tableId: `review:${tableId}` }
+    ? { ...base, legal: marks.legal, act: marks.act, preview: marks.preview, evaluate: marks.evaluate, replay: false, tableId: `review:${tableId}` }
     : { ...base, legal: [], act: () => {}, replay: true };
   rp.renderer.render($("board"), ctx);
   const describe = rp.renderer.describeEvent || ((e) => e.type);

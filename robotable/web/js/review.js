@@ -73,7 +73,8 @@ async function openLoss(panel, seat, moment, sentence, ctx) {
     for (const [card, mine] of [[played, moment.played], [better, moment.best]]) card.classList.toggle("chosen", same(action, mine));
   };
   const preview = ctx.previews ? (action) => api(`/api/exercises/${encodeURIComponent(id)}/preview`, { method: "POST", body: { action } }) : null;
-  ctx.goTo(moment.index, { legal: [moment.played, moment.best], act, preview });
+  const evaluate = (query) => api(`/api/exercises/${encodeURIComponent(id)}/evaluate`, { method: "POST", body: { query } });
+  ctx.goTo(moment.index, { legal: [moment.played, moment.best], act, preview, evaluate });
   const box = el(
     "section",
     { class: "review-position", id: "review-position", dataset: { step: moment.index }, "aria-live": "polite" },
