@@ -32,14 +32,16 @@ from .sessions import live_sessions
 
 if TYPE_CHECKING:
     from .fanout import Fanout
+    from .notices import Notices
     from .storage import Storage
 
 
 class Served(Protocol):
-    """What ending sessions needs of the table manager (``table.TableManager``): its sockets, its
-    fan-out to the other processes and the storage."""
+    """What ending sessions needs of the table manager (``table.TableManager``): its sockets (the tables'
+    and the friends sockets' hubs), its fan-out to the other processes and the storage."""
 
     hub: Hub
+    notices: Notices
     fanout: Fanout
     storage: Storage
 
@@ -124,7 +126,8 @@ def end_everywhere(
 ) -> None:
     """:func:`end_here` on this process, and on every other through the fan-out (call it on the event
     loop, after the transaction that ended the sessions committed)."""
-    end_here(manager.hub, account, sessions, keep, tokens, renewed)
+    for hub in (manager.hub, manager.notices.hub):
+        end_here(hub, account, sessions, keep, tokens, renewed)
     message = {"account": account, "sessions": sessions, "keep": keep, "tokens": tokens, "renewed": renewed}
     manager.fanout.publish(News("", SESSIONS, 0, message, None, manager.fanout.origin))
 

@@ -188,3 +188,16 @@ def test_a_notice_reaches_a_socket_of_another_process(make) -> None:
         ok(call(here, "POST", "/api/friends/requests", ann, {"username": "bob"}))
         got = notice(bobs_socket)
         assert got["type"] == "friend_request" and got["from"]["username"] == "ann"
+
+
+def test_signing_out_closes_the_friends_socket_at_once(make) -> None:
+    client = make()
+    res = client.post("/api/account/signup", json={"username": "ann", "password": PASSWORD})
+    assert res.status_code == 201, res.text
+    with client.websocket_connect("/ws/friends") as socket:  # the session cookie
+        ok(client.post("/api/account/signout", headers={"X-CSRF-Token": res.json()["csrf"]}))
+        got = socket.receive_json()
+        assert got["type"] == "error" and got["status"] == 401 and got["code"] == "app:errors.signed_out"
+    client.cookies.clear()
+    with client.websocket_connect("/ws/friends") as socket:  # signed out: refused
+        assert socket.receive_json()["status"] == 401

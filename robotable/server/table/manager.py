@@ -212,6 +212,7 @@ class TableManager:
             self.timings.add("news_delay", max(0.0, time.time() - news.sent))
         if news.kind == session_end.SESSIONS:  # sessions another process ended: close their sockets here
             session_end.apply_news(self.hub, news)
+            session_end.apply_news(self.notices.hub, news)  # the friends sockets too
         elif news.kind == PRESENCE:
             self.presence.receive(news)
         elif news.kind == NOTICE:
