@@ -33,8 +33,9 @@ from typing import Any
 import httpx
 
 from robotable.ai.review import Budget, positions, review_record
-from robotable.ai.review.hints import HINT_ITERATIONS, hint
+from robotable.ai.review.hints import HINT_WALL, hint
 from robotable.core import Record
+from robotable.server.review_jobs import server_budget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from review import play  # benchmarks/review.py: a seeded game between heuristic seats
@@ -151,14 +152,16 @@ def review_after_end(cluster: Cluster, record: Record, beside: str | None = None
     }
 
 
-def hint_times(record: Record, iterations: int, at: int = 6) -> list[tuple[float, float]]:
-    """Wall and CPU seconds of hints at ``at`` positions spread over the record."""
+def hint_times(
+    record: Record, iterations: int, at: int = 6, max_wall: float | None = None
+) -> list[tuple[float, float]]:
+    """Wall and CPU seconds of hints at ``at`` positions spread over the record (``max_wall``: the cap)."""
     wanted = {round(i * (len(record.moves) - 1) / max(1, at - 1)) for i in range(at)}
     times = []
     for pos in positions(record):
         if pos.index in wanted and pos.seat in pos.state.to_act() and len(pos.state.legal_actions(pos.seat)) > 1:
             wall, cpu = time.perf_counter(), time.process_time()
-            hint(pos.state, pos.seat, pos.index, Budget(iterations=iterations))
+            hint(pos.state, pos.seat, pos.index, Budget(iterations=iterations), max_wall=max_wall)
             times.append((time.perf_counter() - wall, time.process_time() - cpu))
     return times
 
@@ -171,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"machine: {platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}, load ", end="")
     print(" ".join(f"{x:.1f}" for x in os.getloadavg()))
-    budget = Budget(iterations=args.budget) if args.budget else Budget()
+    budget = Budget(iterations=args.budget) if args.budget else server_budget()  # (the worker's own)
     tf22 = play("tf22-reload", 2, args.seed, None)
     ttb = play("twin-tin-bots", 4, args.seed, None)
     with tempfile.TemporaryDirectory(prefix="robotable-review-time-") as folder:
@@ -193,13 +196,19 @@ def main(argv: list[str] | None = None) -> None:
             print(f"tf22-reload: the worker's review == this process's review of the record: {same} (cpu {cpu:.1f} s)")
         finally:
             cluster.stop()
-    print("hints (6 positions a game): iterations, wall mean/max s, cpu mean/max s")
+    for record in (tf22, ttb):
+        plan = budget.for_record(record)
+        estimate = budget.estimate(record.game, len(record.moves))
+        print(f"{record.game} {record.num_players}p, {len(record.moves)} moves: review iterations a decision ", end="")
+        print(f"{plan.iterations} (the level's would cost {estimate:.0f} s on the reference machine)")
+    print("hints (6 positions a game): iterations, wall cap s, wall mean/max s, cpu mean/max s")
     for record in (tf22, ttb, play("robots-on-the-line", 2, args.seed, None)):
-        for iterations in (HINT_ITERATIONS, Budget().iterations_for(record.game)):
-            times = hint_times(record, iterations)
+        for wall in (None, HINT_WALL):
+            iterations = Budget().iterations_for(record.game)  # the top level's
+            times = hint_times(record, iterations, max_wall=wall)
             walls, cpus = [w for w, _ in times], [c for _, c in times]
             print(
-                f"  {record.game:20} {record.num_players}p {iterations:4}  "
+                f"  {record.game:20} {record.num_players}p {iterations:4} {wall or '-':>4}  "
                 f"{statistics.mean(walls):.2f}/{max(walls):.2f}  {statistics.mean(cpus):.2f}/{max(cpus):.2f}"
             )
 

@@ -1,8 +1,9 @@
 """Hints while playing (issue 30; docs/review.md): ``POST /api/tables/{id}/hint``.
 
 The bots' top three choices for the requesting player's seat whose turn it is, with their values, from the
-review's search at a small budget (:data:`robotable.ai.review.hints.HINT_ITERATIONS`) over that seat's
-view only. Where: never on rated tables (refused here, not only hidden by the page); on hotseat tables,
+review's search at the top level's iterations, stopped after
+:data:`robotable.ai.review.hints.HINT_WALL` seconds of wall clock on a busy machine, over that seat's view
+only. Where: never on rated tables (refused here, not only hidden by the page); on hotseat tables,
 tables of one person against bots, and tables whose creator allowed hints (``hints``, never rated).
 Each hint counts against the server's hint rate (``ROBOTABLE_HINT_RATE``, the ``limits`` limiter) and its
 thinking time against the owner's bot quota (``ROBOTABLE_BOT_SECONDS``), when the server has one.
@@ -17,7 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Query, Request
 from pydantic import BaseModel, Field
 
-from robotable.ai.review.hints import HINT_ITERATIONS, hint
+from robotable.ai.review.hints import HINT_WALL, hint
 from robotable.ai.review.text import describe_move
 from robotable.core.i18n import best_language, languages
 
@@ -43,8 +44,8 @@ class HintChoice(BaseModel):
 
 
 class HintOut(BaseModel):
-    """A hint: the seat, the move it is for (``moves`` so far), the search's iterations and its best
-    choices, best first (at most three)."""
+    """A hint: the seat, the move it is for (``moves`` so far), the iterations the search ran (the top
+    level's, or fewer where its wall-clock cap stopped it) and its best choices, best first (at most three)."""
 
     table: str
     seat: int
@@ -111,9 +112,11 @@ async def table_hint(
     moves = len(live.moves)
     position = state.clone()  # the live state moves on meanwhile; the search samples from the seat's view
 
+    searched: dict[str, Any] = {}
+
     def think() -> tuple[list[Any], float]:
         start = time.thread_time()
-        return hint(position, seat, moves), time.thread_time() - start
+        return hint(position, seat, moves, max_wall=HINT_WALL, searched=searched), time.thread_time() - start
 
     choices, seconds = await asyncio.to_thread(think)
     queue = getattr(request.app.state, "bot_queue", None)
@@ -124,6 +127,6 @@ async def table_hint(
         "table": live.id,
         "seat": seat,
         "moves": moves,
-        "iterations": HINT_ITERATIONS,
+        "iterations": int(searched.get("iterations", 0)),
         "choices": [{**c.to_json(), "text": describe_move(live.row.game, c.action, language)} for c in choices],
     }

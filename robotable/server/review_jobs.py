@@ -63,15 +63,25 @@ UPLOAD = "upload-"
 SPECTATOR = "spectator-"
 
 
+#: The server's review budget, a whole review's CPU seconds on the reference machine (``Budget.seconds``):
+#: a long record's decisions get fewer iterations, so a 4-player Twin Tin Bots review fits issue 30's
+#: 5 minutes on a loaded worker (docs/review.md "The budget").
+REVIEW_SECONDS = 60.0
+
+
 def server_budget() -> Budget:
-    """The server's review budget: the hard level's iterations, or ``ROBOTABLE_REVIEW_ITERATIONS``."""
+    """The server's review budget: the hard level's iterations scaled to :data:`REVIEW_SECONDS` a review,
+    or ``ROBOTABLE_REVIEW_ITERATIONS`` a decision (not scaled)."""
     iterations = os.environ.get("ROBOTABLE_REVIEW_ITERATIONS")
-    return Budget(iterations=int(iterations)) if iterations else Budget()
+    return Budget(iterations=int(iterations)) if iterations else Budget(seconds=REVIEW_SECONDS)
 
 
 def budget_spec(budget: Budget) -> dict[str, Any]:
     """A budget as stored with its review."""
-    return {"level": budget.level, "iterations": budget.iterations, "seed": budget.seed}
+    spec: dict[str, Any] = {"level": budget.level, "iterations": budget.iterations, "seed": budget.seed}
+    if budget.seconds is not None:
+        spec["seconds"] = budget.seconds
+    return spec
 
 
 def now() -> datetime:

@@ -264,3 +264,21 @@ def test_bad_input_is_refused_with_a_clear_error():
     broken = Record(record.game, 2, record.seed, record.options, [record.moves[0], record.moves[0]])
     with pytest.raises(BadInput, match="move 1"):
         review_record(broken, budget=TINY)
+
+
+def test_a_budget_in_seconds_gives_a_long_record_fewer_iterations_the_same_for_every_seat() -> None:
+    """``Budget.seconds`` (the server's): a record whose review would cost more gets fewer iterations a
+    decision, fixed by the record's length alone, so a seat reviewed alone still gets its part of the
+    review of every seat, and the same budget and seed give the same review."""
+    budget = Budget(iterations=40, seed=3, seconds=1)
+    record = short_record("tf22-reload", 60)
+    assert budget.estimate("tf22-reload", 60) > 1  # (40 iterations at TF22 hard's cost: 0.02 s a decision)
+    plan = budget.for_record(record)
+    assert plan.seconds is None and 10 <= plan.iterations < 40  # type: ignore[operator]
+    short = Record(record.game, record.num_players, record.seed, record.options, record.moves[:20])
+    assert budget.for_record(short).iterations == 40  # a short record: the whole budget
+    every = review_record(record, budget=budget)
+    assert every.budget == plan and every.to_json()["budget"]["iterations"] == plan.iterations
+    assert review_record(record, seats=[1], budget=budget).seat(1).to_json() == every.seat(1).to_json()
+    with pytest.raises(BadInput, match="seconds"):
+        Budget(seconds=0)

@@ -1,5 +1,5 @@
 """Hints while playing (issue 30; docs/review.md): the review's search, from the deciding seat's view
-alone, at a small budget, and its top three choices with their values.
+alone, at the top level's budget bounded by a wall-clock cap, and its top three choices with their values.
 
 A hint is the search of :class:`~robotable.ai.review.search.ReviewSearch` over the seat's
 :class:`~robotable.ai.base.Decision` (its view, its legal actions and samples of what it cannot see: never
@@ -17,8 +17,10 @@ from robotable.core import State
 
 from .search import Budget, ReviewSearch
 
-#: A hint's iterations: small, so that it answers within a few seconds (docs/review.md).
-HINT_ITERATIONS = 120
+#: A hint's wall-clock cap (seconds), as the bots' ``max_wall``: the search at the top level's iterations
+#: stops there on a busy machine, so a hint answers within 3 s (issue 30; docs/review.md). Below the cap
+#: the hint is the same for the same position, seat and move (its budget is iterations).
+HINT_WALL = 2.0
 #: How many choices a hint shows.
 HINT_CHOICES = 3
 
@@ -36,19 +38,32 @@ class Choice:
 
 
 def hint(
-    state: State, seat: int, index: int, budget: Budget | None = None, choices: int = HINT_CHOICES
+    state: State,
+    seat: int,
+    index: int,
+    budget: Budget | None = None,
+    choices: int = HINT_CHOICES,
+    max_wall: float | None = None,
+    searched: dict[str, Any] | None = None,
 ) -> list[Choice]:
     """The search's best ``choices`` for ``seat`` in ``state``, the position before move ``index`` (its
     seed), searched from the seat's view only, best first; one choice when the seat has a single legal
-    action. ``state`` is not changed."""
-    budget = budget or Budget(iterations=HINT_ITERATIONS)
+    action. ``budget``: the top level's iterations unless given; ``max_wall``: a wall-clock cap in seconds
+    (``None``: none, the search's iterations only). ``searched`` (a dict) receives the search's
+    ``last_search`` (iterations run, what stopped it). ``state`` is not changed."""
+    budget = budget or Budget()
     decision = Decision.of(state, seat)
     if len(decision.legal) == 1:
         return [Choice(decision.legal[0].to_json(), 1.0, 0)]
     search = ReviewSearch.at(decision.game, budget, index)
+    search.wall_cap = max_wall
     chosen = search.choose(decision)
+    if searched is not None:
+        searched.update(search.last_search)
     edges = search.roots[seat].actions if search.roots else {}
     ranked = sorted(edges.items(), key=lambda item: (item[0] != chosen, -item[1].visits))
+    if not ranked:  # the cap passed before the first iteration: the guide's choice, not valued
+        return [Choice(chosen.to_json(), 0.0, 0)]
     return [
         Choice(action.to_json(), edge.total / edge.visits if edge.visits else 0.0, edge.visits)
         for action, edge in ranked[:choices]

@@ -27,7 +27,7 @@ from robotable.core import Action, BadInput, Record, Rng, RobotableError, State,
 from robotable.core.record import replay, start_state
 
 from ..base import Decision
-from ..ismcts import LEVELS, ISMCTSAgent, level_params, rank_rewards
+from ..ismcts import LEVELS, SECONDS_HARD, ISMCTSAgent, level_params, rank_rewards
 
 #: The search level a review uses unless told otherwise: the top level's search parameters (its rollout
 #: length, opponent model and root candidates) and, by default, its iterations (``Budget``).
@@ -39,6 +39,8 @@ LARGEST_LOSSES = 5
 MIN_LOSS = 0.01
 #: The largest budget a review accepts per decision (a review is meant to finish in minutes).
 MAX_ITERATIONS = 20_000
+#: A budget in ``seconds`` never scales a decision's iterations below this share of its own.
+MIN_SCALE = 0.25
 
 _MASK = (1 << 63) - 1
 
@@ -46,11 +48,14 @@ _MASK = (1 << 63) - 1
 @dataclass(frozen=True)
 class Budget:
     """What every decision's search gets: a level's parameters, ``iterations`` (``None``: the level's own
-    for the game) and the review's ``seed``."""
+    for the game) and the review's ``seed``; with ``seconds``, a whole review's budget in the level's CPU
+    seconds on the reference machine, which scales every decision's iterations down for a long record
+    (:meth:`for_record`: the same for every seat and decision of one record, so still reproducible)."""
 
     level: str = REVIEW_LEVEL
     iterations: int | None = None
     seed: int = 0
+    seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -63,6 +68,29 @@ class Budget:
             raise BadInput(f"review: the budget must be 1 to {MAX_ITERATIONS} iterations, got {self.iterations!r}")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool) or not 0 <= self.seed <= _MASK:
             raise BadInput(f"review: the seed must be an integer from 0 to 2**63 - 1, got {self.seed!r}")
+        if self.seconds is not None and (
+            not isinstance(self.seconds, int | float) or isinstance(self.seconds, bool) or not 1 <= self.seconds <= 3600
+        ):
+            raise BadInput(f"review: the seconds must be 1 to 3600, got {self.seconds!r}")
+
+    def estimate(self, game_id: str, moves: int) -> float:
+        """What a review of ``moves`` decisions costs in the level's CPU seconds on the reference machine:
+        per decision a search and two half searches (twice its iterations) at the level's ``seconds`` for
+        its ``iterations`` (``robotable.ai.ismcts.LEVELS``: what they cost there)."""
+        params = level_params(game_id, self.level)
+        per_iteration = float(params.get("seconds", SECONDS_HARD)) / int(params["iterations"])
+        return moves * 2 * self.iterations_for(game_id) * per_iteration
+
+    def for_record(self, record: Record) -> Budget:
+        """The budget of a review of ``record``: with ``seconds``, the iterations that fit the whole
+        review (every move of the record, whichever seats are reviewed) in ``seconds`` by
+        :meth:`estimate`, never more than the level's nor below :data:`MIN_SCALE` of them; else itself."""
+        if self.seconds is None:
+            return self
+        base = self.iterations_for(record.game)
+        estimate = self.estimate(record.game, len(record.moves))
+        scale = 1.0 if estimate <= self.seconds else max(MIN_SCALE, self.seconds / estimate)
+        return Budget(self.level, max(1, int(base * scale)), self.seed)
 
     def iterations_for(self, game_id: str) -> int:
         """The iterations of one decision's search in ``game_id``."""
@@ -482,7 +510,7 @@ def review_record(
 
     Bad input (an unknown game, a seat out of range, moves that do not replay) raises :class:`BadInput`.
     """
-    budget = budget or Budget()
+    budget = (budget or Budget()).for_record(record)
     game = load(record.game)
     for seat in seats or ():
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.num_players:

@@ -196,7 +196,7 @@ def spectator_review(
     """Every seat's review of ``record`` from a spectator's view alone (see the module's docstring):
     reproducible (same record, budget and seed: the same review), and the same for two records a
     spectator cannot tell apart (:func:`review_steps`)."""
-    budget = budget or Budget()
+    budget = (budget or Budget()).for_record(record)
     walked, final = steps(record)
     outcome = rank_rewards(final) if final.is_over() else None
     return review_steps(record.game, record.num_players, walked, outcome, budget, progress)
