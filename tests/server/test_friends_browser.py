@@ -40,6 +40,8 @@ def test_friends_invite_a_friend_to_a_seat_who_takes_it_from_my_tables(server_fa
     accept = bob.locator("#friend-incoming button", has_text="承認")
     accept.click()
     bob.locator("#friend-list .friend-row", has_text="ann").wait_for()
+    ARTIFACTS.mkdir(exist_ok=True)
+    bob.screenshot(path=str(ARTIFACTS / "friends-list-phone-ja.png"))
 
     # Bob waits on My tables; Ann invites him to seat 2 of her new table from the table page
     bob.goto(server.url + "/my")
@@ -57,7 +59,6 @@ def test_friends_invite_a_friend_to_a_seat_who_takes_it_from_my_tables(server_fa
     bob.locator(".toast", has_text="annさんがTF22: RELOAD!の席2に招待しています").wait_for()
     offer = bob.locator(f"#friend-offers [data-table='{table}']")
     offer.wait_for()
-    ARTIFACTS.mkdir(exist_ok=True)
     bob.screenshot(path=str(ARTIFACTS / "friends-offer-phone-ja.png"))
     offer.locator("button", has_text="席に着く").click()
     bob.wait_for_url(f"{server.url}/table/{table}?seat=1")

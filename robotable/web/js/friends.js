@@ -20,7 +20,7 @@ async function act(path, method = "POST", body = undefined) {
 }
 
 function who(a) {
-  return el("span", { class: "friend-name" }, a.display_name, a.username ? el("span", { class: "muted small" }, ` @${a.username}`) : null);
+  return el("a", { class: "friend-name", href: `/profile/${encodeURIComponent(a.id)}` }, a.display_name, a.username ? el("span", { class: "muted small" }, ` @${a.username}`) : null);
 }
 
 function blockButton(a) {
