@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from . import chat
 from .accounts import Account, accounts_by_id, get_account
 from .errors import ApiError, Conflict, Forbidden, NotFound
+from .notices import FriendCard
 from .storage import Storage, now, seats_table, tables_table
 from .storage.schema import accounts_table, blocks_table, friends_table, seat_offers_table, seen_table
 
@@ -53,7 +54,7 @@ SEEN_EVERY = 30
 REQUESTED, FRIENDS = "requested", "friends"
 
 
-def card(account: Account) -> dict[str, Any]:
+def card(account: Account) -> FriendCard:
     """What friends (and the person asked) see of an account."""
     return {"id": account.id, "display_name": account.display_name, "username": account.username}
 

@@ -23,7 +23,7 @@ from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .hub import Connection
 from .limits import RateLimiter, client_ip
 from .messages import ErrorMessage
-from .notices import Notices, key
+from .notices import FriendNotice, Notices, SeatOfferNotice, key
 from .schemas import ErrorOut, Strict
 from .table import TableManager
 
@@ -104,8 +104,11 @@ def ask(request: Request, body: FriendRequest, account: CurrentAccount) -> dict[
     friends.check_member(account)
     _limits(request).hit(friends.REQUEST_RATE, "friend-request", account.id, what="friend requests")
     status, other = friends.request(_manager(request).storage, account, body.username)
-    kind = "friend_accepted" if status == friends.FRIENDS else "friend_request"
-    _notices(request).send(other.id, {"type": kind, "from": friends.card(account)})
+    notice: FriendNotice = {
+        "type": "friend_accepted" if status == friends.FRIENDS else "friend_request",
+        "from": friends.card(account),
+    }
+    _notices(request).send(other.id, notice)
     return {"status": status, "account": friends.card(other)}
 
 
@@ -163,10 +166,13 @@ async def offer_seat(
         raise Conflict("this friend already plays at this table")
     _limits(request).hit(friends.OFFER_RATE, "seat-offer", account.id, what="seats offered")
     friend = await asyncio.to_thread(friends.offer_seat, manager.storage, live.id, seat, account, body.account)
-    table = {"id": live.id, "game": live.row.game}
-    _notices(request).send(
-        friend.id, {"type": "seat_offer", "from": friends.card(account), "table": table, "seat": seat}
-    )
+    notice: SeatOfferNotice = {
+        "type": "seat_offer",
+        "from": friends.card(account),
+        "table": {"id": live.id, "game": live.row.game},
+        "seat": seat,
+    }
+    _notices(request).send(friend.id, notice)
     return {"seat": seat, "friend": friends.card(friend)}
 
 

@@ -10,14 +10,39 @@ down) is not lost for good: pages read the stored requests and offers when they 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal, TypedDict
 
 from .fanout import Fanout, News
 from .hub import Hub
 
 #: The news kind of a notice for one account.
 NOTICE = "notice"
+
+
+class FriendCard(TypedDict):
+    """Who a notice is from: what a friend (or the person asked) sees of an account."""
+
+    id: str
+    display_name: str
+    username: str | None
+
+
+class OfferedTable(TypedDict):
+    """The table of a seat offer."""
+
+    id: str
+    game: str
+
+
+# the functional form: a notice's field "from" is a Python keyword
+#: A friend request came in (``friend_request``), or yours was accepted (``friend_accepted``).
+FriendNotice = TypedDict("FriendNotice", {"type": Literal["friend_request", "friend_accepted"], "from": FriendCard})
+#: A friend offers you a seat (``seat_offer``): ``seat`` numbered from 0.
+SeatOfferNotice = TypedDict(
+    "SeatOfferNotice", {"type": Literal["seat_offer"], "from": FriendCard, "table": OfferedTable, "seat": int}
+)
+#: What the friends socket sends (docs/websocket.md, "The friends socket"), besides an ``error``.
+Notice = FriendNotice | SeatOfferNotice
 
 
 def key(account_id: str) -> str:
@@ -32,7 +57,7 @@ class Notices:
         self.hub = Hub()
         self.fanout = fanout
 
-    def send(self, account_id: str, message: Mapping[str, Any]) -> None:
+    def send(self, account_id: str, message: Notice) -> None:
         """Push ``message`` (JSON-safe, for that account's eyes) to the account's sockets in every process."""
         self.hub.broadcast_to(key(account_id), message)
         self.fanout.publish(News(key(account_id), NOTICE, message=dict(message), origin=self.fanout.origin))

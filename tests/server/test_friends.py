@@ -15,6 +15,7 @@ from people import bearer, guest_token
 from test_security_edges import docs_rows
 
 from robotable.server import create_app, friends
+from robotable.server.notices import FriendCard, FriendNotice, SeatOfferNotice
 
 PASSWORD = "correct horse 1"
 HUMAN = {"kind": "human"}
@@ -72,7 +73,12 @@ def table_waiting_for(client: TestClient, token: str, links: dict[str, str] | No
 
 
 def notice(socket: Any) -> dict[str, Any]:
-    return socket.receive_json()
+    """The next notice on a friends socket, checked against its declared type (no field more or less)."""
+    got: dict[str, Any] = socket.receive_json()
+    declared = SeatOfferNotice if got["type"] == "seat_offer" else FriendNotice
+    assert set(got) == set(declared.__annotations__), got
+    assert set(got["from"]) == set(FriendCard.__annotations__), got
+    return got
 
 
 def test_friends_offer_a_seat_and_block(make) -> None:
