@@ -8,6 +8,7 @@ robotable serve
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -252,12 +253,29 @@ def serve(
         str | None,
         typer.Option(help="Proxy addresses whose X-Forwarded-For is trusted, comma-separated (default: none)."),
     ] = None,
+    smtp_host: Annotated[
+        str | None, typer.Option(help="SMTP server for e-mail when away (default: none, no e-mail).")
+    ] = None,
+    smtp_port: Annotated[int | None, typer.Option(help="The SMTP server's port (default 25).")] = None,
+    mail_from: Annotated[str | None, typer.Option(help="The From address of the e-mail.")] = None,
+    mail_interval: Annotated[
+        float | None, typer.Option(help="At most one e-mail per player this often, in seconds (default 3600).")
+    ] = None,
+    public_url: Annotated[
+        str | None, typer.Option(help="The site's address in e-mail links (default: http://HOST:PORT).")
+    ] = None,
 ) -> None:
     """Start the web app (http://127.0.0.1:8000)."""
     try:
         from robotable.server import run
+        from robotable.server.mail import MailConfig
     except ImportError as exc:
         raise fail(f"the web app needs the server extra: pip install 'robotable[server]' ({exc})") from None
+    try:
+        public = public_url or os.environ.get("ROBOTABLE_PUBLIC_URL") or f"http://{host}:{port}"
+        mail_config = MailConfig.of(smtp_host, smtp_port, mail_from, mail_interval, public)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     run(
         host=host,
         port=port,
@@ -265,6 +283,7 @@ def serve(
         bots=bots,
         rate_limit_storage=rate_limit_storage,
         forwarded_allow_ips=forwarded_allow_ips,
+        mail_config=mail_config,
     )
 
 

@@ -11,6 +11,7 @@ import os
 
 from .app import create_app, local_url
 from .bot_api import MODES
+from .mail import MailConfig
 from .serving import redacted, serve
 from .storage import database_url
 
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
         help="addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted, comma-separated "
         "(ROBOTABLE_FORWARDED_ALLOW_IPS; default: none, the connection's address is the client's)",
     )
+    add_mail_arguments(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = redacted(database_url(args.database or os.environ.get("ROBOTABLE_DATABASE")))
@@ -64,8 +66,37 @@ def main(argv: list[str] | None = None) -> None:
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         rate_limit_storage=args.rate_limit_storage,
+        mail_config=mail_config_of(args, args.host, args.port),
     )
     serve(app, args.host, args.port, forwarded_allow_ips=args.forwarded_allow_ips)
+
+
+def add_mail_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of e-mail when away (mail.py); without ``--smtp-host`` no e-mail is sent."""
+    group = parser.add_argument_group("e-mail when away (none without --smtp-host)")
+    group.add_argument("--smtp-host", default=None, help="SMTP server to send through (ROBOTABLE_SMTP_HOST)")
+    group.add_argument("--smtp-port", type=int, default=None, help="its port (ROBOTABLE_SMTP_PORT, default 25)")
+    group.add_argument("--mail-from", default=None, help="the From address (ROBOTABLE_MAIL_FROM)")
+    group.add_argument(
+        "--mail-interval",
+        type=float,
+        default=None,
+        help="at most one message per player this often, in seconds (ROBOTABLE_MAIL_INTERVAL, default 3600)",
+    )
+    group.add_argument(
+        "--public-url",
+        default=None,
+        help="the site's address in links, e.g. https://play.example.org (ROBOTABLE_PUBLIC_URL)",
+    )
+
+
+def mail_config_of(args: argparse.Namespace, host: str, port: int) -> MailConfig | None:
+    """The e-mail settings of the parsed options (None: no SMTP server, no e-mail)."""
+    try:
+        public = args.public_url or os.environ.get("ROBOTABLE_PUBLIC_URL") or local_url(host, port)
+        return MailConfig.of(args.smtp_host, args.smtp_port, args.mail_from, args.mail_interval, public)
+    except ValueError as exc:
+        raise SystemExit(f"robotable: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from . import (
     i18n_api,
     invite_api,
     leaderboard_api,
+    mail,
     play_api,
     profile_api,
     review_api,
@@ -91,6 +92,7 @@ def create_app(
     self_url: str | None = None,
     redis: str | None = None,
     redis_prefix: str | None = None,
+    mail_config: mail.MailConfig | None = None,
 ) -> FastAPI:
     """The app on ``database`` (a SQLAlchemy URL, a file path, or None for ``robotable.db``).
 
@@ -104,6 +106,8 @@ def create_app(
     bot_api.py), and ``self_url`` the address a spawned worker submits its moves to.
     ``redis`` (or ``ROBOTABLE_REDIS``) is a Redis URL for fan-out between server processes, with its keys
     under ``redis_prefix`` (or ``ROBOTABLE_REDIS_PREFIX``, default ``robotable:``); see fanout.py.
+    ``mail_config`` is the SMTP server of e-mail when away (default: ``ROBOTABLE_SMTP_HOST`` and the
+    like, else none: no e-mail; mail.py).
     """
     if bot_delay is None:
         bot_delay = float(os.environ.get("ROBOTABLE_BOT_DELAY", "0.6"))
@@ -111,6 +115,7 @@ def create_app(
         allow_positions = os.environ.get("ROBOTABLE_ALLOW_POSITIONS", "") in ("1", "true", "yes")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
     mode = bot_api.mode_of(bots_mode)
+    mail_config = mail_config or mail.MailConfig.of()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -122,9 +127,15 @@ def create_app(
         app.state.manager = manager
         worker = await bot_api.install(app, manager, mode, url, storage.schema, self_url)
         await manager.start()
+        mailer = mail.Mailer(storage, mail_config) if mail_config is not None else None
+        if mailer is not None:
+            mailer.start()
+        app.state.mailer = mailer
         try:
             yield
         finally:
+            if mailer is not None:
+                await mailer.stop()
             await manager.stop()
             if worker is not None:
                 await worker.stop()
@@ -144,6 +155,7 @@ def create_app(
         or os.environ.get("ROBOTABLE_REDIS")
         or None
     )  # with Redis for the fan-out, every process counts the same clients together
+    app.state.mail = mail_config
     app.state.limits = limits = RateLimits(limit_uri, redis_prefix or os.environ.get("ROBOTABLE_REDIS_PREFIX"))
     install_error_handlers(app)
     app.include_router(account_api.router)
@@ -159,6 +171,7 @@ def create_app(
     app.include_router(invite_api.router)
     app.include_router(chat_api.router)
     app.include_router(friends_api.router)
+    app.include_router(mail.router)
     app.include_router(i18n_api.router)
     review_api.install(app)  # GET /api/tables/{id}/review, computed in a background process
     hint_api.install(app)  # POST /api/tables/{id}/hint, on unrated tables
@@ -595,15 +608,23 @@ def run(
     bots: str | None = None,
     rate_limit_storage: str | None = None,
     forwarded_allow_ips: str | None = None,
+    mail_config: mail.MailConfig | None = None,
 ) -> None:
     """Serve the app with uvicorn; bots think in a worker process of its own unless ``bots`` says otherwise.
 
-    ``rate_limit_storage`` and ``forwarded_allow_ips`` are as in ``python -m robotable.server --help``."""
+    ``rate_limit_storage``, ``forwarded_allow_ips`` and ``mail_config`` are as in
+    ``python -m robotable.server --help``."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = database_url(database or os.environ.get("ROBOTABLE_DATABASE"))
     print(f"Robotable on http://{host}:{port}  (database: {redacted(url)})", flush=True)
     mode = bots or os.environ.get("ROBOTABLE_BOTS") or "spawn"
-    app = create_app(database, bots_mode=mode, self_url=local_url(host, port), rate_limit_storage=rate_limit_storage)
+    app = create_app(
+        database,
+        bots_mode=mode,
+        self_url=local_url(host, port),
+        rate_limit_storage=rate_limit_storage,
+        mail_config=mail_config,
+    )
     serve(app, host, port, forwarded_allow_ips=forwarded_allow_ips)
 
 

@@ -4,8 +4,8 @@ All of them live in one database (and, on PostgreSQL, one schema): whoever creat
 (:func:`create`, run by every :class:`~robotable.server.storage.Storage` on start) gets every table. The
 logic that reads and writes each group is elsewhere: games in ``store.py``; people in ``accounts.py``,
 ``sessions.py``, ``invites.py`` and ``chat.py``; friends, blocks and seats offered to a friend in
-``friends.py``; clocks in ``clocks.py``; ratings in ``ratings.py``; reputation in ``reputation.py``;
-the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
+``friends.py``; e-mail when away in ``mail.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
+reputation in ``reputation.py``; the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
 ``exercise_api.py``. Secrets are stored as hashes only: passwords with argon2, session ids, API tokens
 and invite codes (long random values) with SHA-256.
 
@@ -33,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     false,
     insert,
     inspect,
@@ -127,6 +128,12 @@ accounts_table = Table(
     Column("password_hash", String(200), nullable=True),  # argon2id; None: a guest without a password
     Column("api_token_hash", String(64), nullable=True, unique=True),  # SHA-256 of the API token
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # e-mail when away (mail.py): an address only when the account gave one (never shown to others), and
+    # whether it asked for e-mail (off by default; an unsubscribe link turns it off), and when its last
+    # message went (at most one per interval)
+    Column("email", String(254), nullable=True),
+    Column("email_notify", Boolean, nullable=False, default=False, server_default=false()),
+    Column("email_sent_at", DateTime(timezone=True), nullable=True),
 )
 
 sessions_table = Table(
@@ -216,6 +223,24 @@ seen_table = Table(
     metadata,
     Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("seen_at", DateTime(timezone=True), nullable=False),
+)
+
+# -- e-mail when away (mail.py) ----------------------------------------------------------------------
+
+#: What an account is to be told by e-mail: one row per notice (``key`` says which, so a notice is queued
+#: once), ``sent_at`` set when the message that carried it went (or it was dropped as no longer true).
+mail_outbox_table = Table(
+    "robotable_mail_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False),  # turn, timeout, invite, tournament
+    Column("key", String(120), nullable=False),
+    Column("table_id", String(24), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("account_id", "key", name="uq_robotable_mail_outbox_key"),
+    Index("ix_robotable_mail_outbox_pending", "sent_at", "account_id"),
 )
 
 # -- clocks (clocks.py) -----------------------------------------------------------------------------

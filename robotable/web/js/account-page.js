@@ -1,5 +1,6 @@
 // Your account: display name, a password (guests can add one and keep their seats), the API token for
-// scripts and bots you run (shown once, sent only as "Authorization: Bearer"), and signing out.
+// scripts and bots you run (shown once, sent only as "Authorization: Bearer"), e-mail when away (an
+// address only you see, off until you turn it on), and signing out.
 
 import { ensureAccount } from "/static/js/account.js";
 import { api, currentAccount, el, setCurrentAccount, toast } from "/static/js/api.js";
@@ -75,6 +76,7 @@ async function draw() {
         await api("/api/account/password", { method: "POST", body: { current_password: current, password: pw } });
         toast(t("app:account_page.changed"), "info");
       });
+  const mailPanel = await mailSettings();
   const everywhere = el(
     "section",
     { class: "panel", id: "sign-out-everywhere" },
@@ -101,8 +103,43 @@ async function draw() {
     }),
     password,
     tokenPanel,
+    mailPanel,
     everywhere,
   );
+}
+
+// E-mail at turn-based tables (your turn, time running out, a seat offered): GET/PUT /api/account/mail.
+async function mailSettings() {
+  let settings;
+  try {
+    settings = await api("/api/account/mail");
+  } catch (err) {
+    return null;
+  }
+  const address = el("input", { type: "email", id: "mail-address", maxlength: 254, autocomplete: "email", value: settings.email || "" });
+  const notify = el("input", { type: "checkbox", id: "mail-notify" });
+  notify.checked = settings.notify;
+  const node = el(
+    "form",
+    { class: "panel account-form", id: "mail-settings" },
+    el("h3", {}, t("app:account_page.mail_title")),
+    el("p", { class: "small muted" }, t("app:account_page.mail_help")),
+    settings.available ? null : el("p", { class: "small", id: "mail-unavailable" }, t("app:account_page.mail_unavailable")),
+    el("label", { class: "account-field" }, t("app:account_page.mail_address"), " ", address),
+    el("label", { class: "account-field" }, notify, " ", t("app:account_page.mail_notify")),
+    el("button", { type: "submit" }, t("app:common.save")),
+  );
+  node.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const body = { email: address.value.trim() || null, notify: notify.checked };
+      await api("/api/account/mail", { method: "PUT", body });
+      toast(t("app:account_page.mail_saved"), "info");
+    } catch (err) {
+      toast(err.message);
+    }
+  });
+  return node;
 }
 
 document.addEventListener("account-changed", draw);

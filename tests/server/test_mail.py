@@ -1,0 +1,142 @@
+"""E-mail when away (mail.py) on SQLite and PostgreSQL, through a real SMTP server the test starts
+(aiosmtpd): a turn-based player who opted in gets "your turn", two turns within the interval make one
+message, time running out is told, the unsubscribe link turns it off; nothing for players who did not opt
+in, nor from a server with no SMTP server (the default). Time is the server's clock, moved by the test."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from email import message_from_bytes
+from email.message import Message
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from conftest import free_port
+from fastapi.testclient import TestClient
+from people import bearer, guest_token
+
+from robotable.server import create_app
+from robotable.server.mail import MailConfig
+from robotable.server.wallclock import WallClock
+
+HUMAN = {"kind": "human"}
+TURN = {"kind": "turn", "days": 1}
+INTERVAL = 600.0
+
+
+class Inbox:
+    """What the SMTP server received: one parsed message per DATA."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        return [m for m in self.messages if m["To"] == address]
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield inbox, controller.port
+    controller.stop()
+
+
+def body(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+def test_your_turn_batched_then_unsubscribed(
+    smtp: tuple[Inbox, int],
+    database: tuple[str, str | None],
+    create_table: Callable[..., dict[str, Any]],
+    server_clock: WallClock,
+) -> None:
+    inbox, port = smtp
+    url, schema = database
+    config = MailConfig(
+        host="127.0.0.1",
+        port=port,
+        sender="robotable@example.org",
+        interval=INTERVAL,
+        base_url="https://play.example.org",
+        tls="none",
+        poll=3600,  # the test runs the rounds itself
+    )
+    with TestClient(create_app(url, schema=schema, bot_delay=0.0, mail_config=config)) as client:
+        mailer = client.app.state.mailer  # type: ignore[attr-defined]
+
+        def tick() -> int:
+            return client.portal.call(mailer.tick)  # type: ignore[union-attr]
+
+        ann = guest_token(client, "Ann")
+        first = create_table(client, [HUMAN, HUMAN], creator=ann, time_control=TURN)["table"]["id"]
+        seat_of_bob = create_table(client, [HUMAN, HUMAN], creator=ann, time_control=TURN)
+        bob = seat_of_bob["tokens"][1]  # the guest who took the second seat by its invite
+        res = client.get("/api/account/mail", headers=bearer(bob))
+        assert res.json() == {"email": None, "notify": False, "available": True}
+        assert tick() == 0 and inbox.messages == []  # nobody asked for e-mail
+
+        # a bad address, or e-mail without one, is refused clearly; nothing is stored
+        bad = client.put("/api/account/mail", json={"email": "bob at example", "notify": True}, headers=bearer(bob))
+        assert bad.status_code == 400 and bad.json()["code"] == "app:errors.email_invalid", bad.text
+        none = client.put("/api/account/mail", json={"email": None, "notify": True}, headers=bearer(bob))
+        assert none.status_code == 400 and none.json()["code"] == "app:errors.email_needed", none.text
+        ok = client.put("/api/account/mail", json={"email": " bob@example.org ", "notify": True}, headers=bearer(bob))
+        assert ok.status_code == 200 and ok.json()["email"] == "bob@example.org", ok.text
+        bob_id = client.get("/api/account", headers=bearer(bob)).json()["account"]["id"]
+        assert "bob@example.org" not in client.get(f"/api/profiles/{bob_id}").text  # never shown to others
+
+        # Bob's turn at a turn-based table: one message, with the table's link and an unsubscribe link
+        table = seat_of_bob["table"]["id"]
+        assert tick() == 1
+        [mail] = inbox.to("bob@example.org")
+        assert mail["Subject"] == "Robotable: your turn" and mail["From"] == "robotable@example.org"
+        assert f"https://play.example.org/table/{table}" in body(mail)
+        assert first not in body(mail)  # Ann's table without Bob
+        assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert tick() == 0  # told once
+
+        # two more turns within the interval: nothing until it has passed, then one message with both
+        more = [create_table(client, [HUMAN, HUMAN], creator=bob, time_control=TURN)["table"]["id"] for _ in range(2)]
+        assert tick() == 0
+        server_clock.advance(INTERVAL)
+        assert tick() == 1
+        batched = inbox.to("bob@example.org")[1]
+        assert all(f"/table/{t}" in body(batched) for t in more) and f"/table/{table}" not in body(batched)
+        # a move's time running out (6 hours left of the day) is told, once an interval has passed
+        server_clock.advance(18.5 * 3600)
+        assert tick() == 1
+        assert inbox.to("bob@example.org")[2]["Subject"] == "Robotable: time is running out"
+
+        # the unsubscribe link: a page (a GET changes nothing), then the button; a forged token is refused
+        link = re.search(r"https://play\.example\.org(/mail/unsubscribe\?token=\S+)", body(mail))
+        assert link is not None
+        assert client.get(link.group(1)).status_code == 200
+        assert client.get("/api/account/mail", headers=bearer(bob)).json()["notify"] is True
+        forged = link.group(1)[:-3] + ("AAA" if not link.group(1).endswith("AAA") else "BBB")
+        assert client.post(forged).status_code == 400
+        assert client.post(link.group(1)).status_code == 200
+        settings = client.get("/api/account/mail", headers=bearer(bob)).json()
+        assert settings == {"email": "bob@example.org", "notify": False, "available": True}
+        create_table(client, [HUMAN, HUMAN], creator=bob, time_control=TURN)
+        server_clock.advance(INTERVAL)
+        assert tick() == 0 and len(inbox.messages) == 3
+
+
+def test_no_smtp_server_no_mail(make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROBOTABLE_SMTP_HOST", raising=False)
+    client = make_client()
+    token = guest_token(client, "Ann")
+    assert client.app.state.mailer is None  # type: ignore[attr-defined]  # no sender runs
+    res = client.put("/api/account/mail", json={"email": "ann@example.org", "notify": True}, headers=bearer(token))
+    assert res.status_code == 200 and res.json()["available"] is False
