@@ -15,7 +15,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
 from fastapi.testclient import TestClient
-from people import bearer, guest_token
+from people import bearer, call, guest_token, wait_for
+from test_server_browser import browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
 from robotable.server import create_app
 from robotable.server.mail import MailConfig
@@ -40,13 +41,30 @@ class Inbox:
         return [m for m in self.messages if m["To"] == address]
 
 
+class SmtpServer:
+    """A real SMTP server (aiosmtpd) on a free port, that a test may stop and start again."""
+
+    def __init__(self) -> None:
+        self.inbox = Inbox()
+        self.port = free_port()
+        self.controller: Controller | None = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
 @pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield inbox, controller.port
-    controller.stop()
+def smtp() -> Iterator[SmtpServer]:
+    server = SmtpServer()
+    server.start()
+    yield server
+    server.stop()
 
 
 def body(message: Message) -> str:
@@ -56,16 +74,16 @@ def body(message: Message) -> str:
 
 
 def test_your_turn_batched_then_unsubscribed(
-    smtp: tuple[Inbox, int],
+    smtp: SmtpServer,
     database: tuple[str, str | None],
     create_table: Callable[..., dict[str, Any]],
     server_clock: WallClock,
 ) -> None:
-    inbox, port = smtp
+    inbox = smtp.inbox
     url, schema = database
     config = MailConfig(
         host="127.0.0.1",
-        port=port,
+        port=smtp.port,
         sender="robotable@example.org",
         interval=INTERVAL,
         base_url="https://play.example.org",
@@ -96,8 +114,12 @@ def test_your_turn_batched_then_unsubscribed(
         bob_id = client.get("/api/account", headers=bearer(bob)).json()["account"]["id"]
         assert "bob@example.org" not in client.get(f"/api/profiles/{bob_id}").text  # never shown to others
 
-        # Bob's turn at a turn-based table: one message, with the table's link and an unsubscribe link
+        # Bob's turn at a turn-based table: one message, with the table's link and an unsubscribe link (the
+        # SMTP server down first: nothing is lost, the next round sends it)
         table = seat_of_bob["table"]["id"]
+        smtp.stop()
+        assert tick() == 0
+        smtp.start()
         assert tick() == 1
         [mail] = inbox.to("bob@example.org")
         assert mail["Subject"] == "Robotable: your turn" and mail["From"] == "robotable@example.org"
@@ -140,3 +162,31 @@ def test_no_smtp_server_no_mail(make_client: Callable[..., TestClient], monkeypa
     assert client.app.state.mailer is None  # type: ignore[attr-defined]  # no sender runs
     res = client.put("/api/account/mail", json={"email": "ann@example.org", "notify": True}, headers=bearer(token))
     assert res.status_code == 200 and res.json()["available"] is False
+
+
+def test_the_account_page_turns_e_mail_on_and_a_turn_is_mailed(
+    smtp: SmtpServer,
+    server_factory: Callable[..., Any],
+    browser: Any,  # noqa: F811
+    create_table: Callable[..., dict[str, Any]],
+) -> None:
+    """In a browser, in Japanese on a phone: the account page's setting, then a turn-based table's turn is
+    mailed by the server process's own sender (a second's interval) through the test's SMTP server."""
+    env = {"ROBOTABLE_SMTP_HOST": "127.0.0.1", "ROBOTABLE_SMTP_PORT": str(smtp.port), "ROBOTABLE_SMTP_TLS": "none"}
+    server = server_factory(env={**env, "ROBOTABLE_MAIL_INTERVAL": "1"})
+    page, ann = signed_in_page(browser, server, "Ann", locale="ja-JP", viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(f"{server.url}/account")
+    page.wait_for_selector("#mail-settings")
+    assert "不在時のメール通知" in page.inner_text("#mail-settings")
+    assert page.locator("#mail-unavailable").count() == 0  # this server sends e-mail
+    page.fill("#mail-address", "ann@example.org")
+    page.check("#mail-notify")
+    page.locator("#mail-settings button[type=submit]").click()
+    page.wait_for_selector("text=メールの設定を保存しました")
+    assert call(server, "GET", "/api/account/mail", ann).json()["notify"] is True
+    table = create_table(server, [HUMAN, HUMAN], creator=ann, time_control=TURN)["table"]["id"]
+    mail = wait_for(lambda: smtp.inbox.to("ann@example.org"), "Ann's e-mail", timeout=60)[0]
+    assert f"/table/{table}" in body(mail) and "/mail/unsubscribe?token=" in body(mail)
+    assert errors == []
