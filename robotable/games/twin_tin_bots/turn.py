@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
+from .events import turn_start_event
 from .game_end import game_over
 from .movement import stuck_at_turn_start
 from .phases import CHANGE, START
@@ -26,7 +27,7 @@ def start_turn(st: TtbState, events: list[Event]) -> None:
     st.run_at = START
     if st.board.mud or True in st.stuck:  # (else no robot is stuck, nor will be)
         st.stuck = stuck_at_turn_start(st.board, st.rhex, st.stuck, st.robots_of(c))
-    events.append(Event("turn_start", {"colour": st.colours[c], "round": st.round}))  # (a new round each time)
+    events.append(turn_start_event[st.colours[c], st.round])
 
 
 def end_turn(st: TtbState, events: list[Event]) -> None:
