@@ -12,6 +12,8 @@ turn, that a move's time is running out, or that a friend offered them a seat; d
   friend), so a notice can never disagree with the move that caused it, and queues them with
   :func:`enqueue`, which other modules may call in their own transaction (the hook a tournament's "your
   round starts" will use: ``enqueue(conn, account, "tournament", "tournament:<id>:<round>", None, at)``).
+- **Away.** An account whose page is open (its friends socket seen within ``friends.ONLINE_SECONDS``)
+  is not mailed yet: its notices wait, and those it acts on meanwhile are dropped.
 - **Batching.** An account gets at most one message per interval (``--mail-interval``, default an hour):
   the sender claims an account's interval with a compare-and-set on ``email_sent_at``, so two processes
   never both send, then sends every notice still true in one message (a notice that stopped being true,
@@ -49,6 +51,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from .auth import CurrentAccount
 from .errors import ApiError
+from .friends import ONLINE_SECONDS
 from .schemas import Strict
 from .storage import Storage
 from .storage.schema import (
@@ -60,6 +63,7 @@ from .storage.schema import (
     seat_clocks_table,
     seat_offers_table,
     seats_table,
+    seen_table,
     tables_table,
 )
 from .wallclock import now
@@ -279,10 +283,12 @@ def collect(conn: Connection, at: datetime) -> None:
 
 
 def claim(conn: Connection, at: datetime, interval: float) -> list[Batch]:
-    """Claim every account whose interval allows a message and that has notices waiting (the claim is a
-    compare-and-set on ``email_sent_at``: one process wins), its notices marked sent."""
-    o, a = mail_outbox_table.c, accounts_table.c
+    """Claim every account whose interval allows a message, that has notices waiting and no page open (seen
+    by its friends socket within ``ONLINE_SECONDS``: it is not away), its notices marked sent (the claim is
+    a compare-and-set on ``email_sent_at``: one process wins)."""
+    o, a, s = mail_outbox_table.c, accounts_table.c, seen_table.c
     cutoff = at - timedelta(seconds=interval)
+    here = select(s.account_id).where(s.seen_at > at - timedelta(seconds=ONLINE_SECONDS))  # a page open
     due = conn.execute(
         select(a.id, a.email, a.display_name, a.email_sent_at)
         .where(
@@ -290,6 +296,7 @@ def claim(conn: Connection, at: datetime, interval: float) -> list[Batch]:
             a.email.is_not(None),
             or_(a.email_sent_at.is_(None), a.email_sent_at <= cutoff),
             a.id.in_(select(o.account_id).where(o.sent_at.is_(None))),
+            a.id.not_in(here),
         )
         .limit(200)
     ).all()

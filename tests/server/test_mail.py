@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from people import bearer, call, guest_token, wait_for
 from test_server_browser import browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
-from robotable.server import create_app
+from robotable.server import create_app, friends
 from robotable.server.mail import MailConfig
 from robotable.server.wallclock import WallClock
 
@@ -132,6 +132,9 @@ def test_your_turn_batched_then_unsubscribed(
         more = [create_table(client, [HUMAN, HUMAN], creator=bob, time_control=TURN)["table"]["id"] for _ in range(2)]
         assert tick() == 0
         server_clock.advance(INTERVAL)
+        friends.touch(client.app.state.manager.storage, bob_id)  # type: ignore[attr-defined]  # a page open
+        assert tick() == 0  # not away: no e-mail yet
+        server_clock.advance(friends.ONLINE_SECONDS + 1)
         assert tick() == 1
         batched = inbox.to("bob@example.org")[1]
         assert all(f"/table/{t}" in body(batched) for t in more) and f"/table/{table}" not in body(batched)
