@@ -45,8 +45,15 @@ class UnknownCatalogue(LookupError):
 
 def languages() -> list[str]:
     """The languages with a catalogue (the folders of ``robotable/web/i18n``), English first."""
+    return list(_languages())
+
+
+@lru_cache(maxsize=1)
+def _languages() -> tuple[str, ...]:
+    """The catalogue folders, read once a process: they ship with the package (a catalogue's text is still
+    reread when its file changes, see :func:`catalogue`)."""
     found = sorted(p.name for p in WEB_I18N.iterdir() if p.is_dir() and (p / "app.json").is_file())
-    return sorted(found, key=lambda code: code != DEFAULT)
+    return tuple(sorted(found, key=lambda code: code != DEFAULT))
 
 
 def namespaces() -> list[str]:
@@ -58,6 +65,13 @@ def namespaces() -> list[str]:
 
 def catalogue_path(lang: str, namespace: str) -> Path:
     """The file of ``namespace`` in ``lang`` (raises :class:`UnknownCatalogue` naming what exists)."""
+    return _catalogue_path(lang, namespace)
+
+
+@lru_cache(maxsize=256)
+def _catalogue_path(lang: str, namespace: str) -> Path:
+    """:func:`catalogue_path`, worked out once a process for each pair (an unknown pair raises each time:
+    ``lru_cache`` keeps no exception)."""
     have = languages()
     if not LANGUAGE.match(lang or "") or lang not in have:
         raise UnknownCatalogue(f"no language {lang!r} (one of: {', '.join(have)})")
@@ -136,7 +150,7 @@ def translate(key: str, lang: str | None = None, **params: Any) -> str:
     a message (``{"key": ..., "params": {...}}``, as the server sends a refusal's names) or a list of them
     is shown translated, as the browser's ``errorText`` shows it.
     """
-    lang = lang if lang in languages() else DEFAULT
+    lang = lang if lang in _languages() else DEFAULT
     text = None
     for language in dict.fromkeys((lang, DEFAULT)):
         if "count" in params:

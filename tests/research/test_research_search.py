@@ -1,5 +1,6 @@
-"""OpenSpiel's own search bots play every game to the end: ``open_spiel.python.algorithms.ismcts`` through
-``resample_from_infostate`` and MCTS, on the sequential form of each game; samples are real states."""
+"""OpenSpiel's own search bots play every game: ``open_spiel.python.algorithms.ismcts`` through
+``resample_from_infostate`` and MCTS choose a seat's first decisions on the sequential form of each game,
+which then plays on to its end and its returns; samples are real states."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def _load(game_id: str, chance_draws: int = 0) -> pyspiel.Game:
     return ros.load_game(game_id, sequential=sequential, chance_draws=chance_draws, **settings)
 
 
+#: Seat 0 searches its first decisions, then plays at random: the search is exercised where it is slow
+#: (the start, with the most hidden), and the game still reaches its end and its returns.
+SEARCHED_DECISIONS = 8
+
+
 def _play(game: pyspiel.Game, bot: pyspiel.Bot, seed: int) -> tuple[pyspiel.State, int]:
     state = ros.seeded_state(game, seed)
     rng = random.Random(seed)
@@ -46,7 +52,7 @@ def _play(game: pyspiel.Game, bot: pyspiel.Bot, seed: int) -> tuple[pyspiel.Stat
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choices(*zip(*state.chance_outcomes()))[0])
-        elif state.current_player() == 0:
+        elif state.current_player() == 0 and searched < SEARCHED_DECISIONS:
             state.apply_action(bot.step(state))
             searched += 1
         else:
