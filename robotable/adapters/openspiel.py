@@ -56,6 +56,7 @@ import hashlib
 import itertools
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from math import prod
 from typing import Any, SupportsIndex
@@ -133,6 +134,8 @@ class _Context:
         self.simultaneous = is_simultaneous(game)
         #: Whether new states keep each seat's recall (set once an information state is asked for).
         self.recall = False
+        #: The chance outcome of a hidden pile's item (``chance_draws``), remembered.
+        self.outcome_of = _Outcomes(game.chance_draws)
 
 
 _CONTEXTS: dict[str, _Context] = {}
@@ -141,8 +144,8 @@ _CONTEXTS: dict[str, _Context] = {}
 #: state) and again when it changes; it is never pickled, so a state restored in another process (or
 #: in a forked worker) gets a version that process has never used for another state.
 _UIDS = itertools.count(1)
-#: The legal actions by index of the last (state version, seat) asked.
-_LEGAL: tuple[int, int, dict[int, Action]] = (0, -1, {})
+#: The legal actions of the last state version asked: ``(version, {seat: (by index, sorted indices)})``.
+_LEGAL: tuple[int, dict[int, tuple[dict[int, Action], list[int]]]] = (0, {})
 
 
 class _Engine:
@@ -318,6 +321,61 @@ class _Undecided(Exception):
         self.name, self.outcomes = name, outcomes
 
 
+class _Moves(tuple):
+    """Moves waiting for their draws, ``(seat, index, action)``: immutable, so a clone shares them."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Moves:
+        return self
+
+
+class _Outcomes:
+    """A game's ``chance_draws.outcome``, remembered per (pile, item) for items that are numbers or
+    strings (values that never change), with each pile's items of each kind."""
+
+    __slots__ = ("draws", "known", "memo", "of_kind")
+
+    def __init__(self, draws: Any) -> None:
+        self.draws = draws
+        self.memo: dict[tuple[str, int | str], int] = {}
+        self.known: dict[str, set[Any]] = {}  # per pile name, the items remembered
+        self.of_kind: dict[tuple[str, int], set[Any]] = {}  # per (pile name, outcome), its items remembered
+
+    def __call__(self, name: str, item: Any) -> int:
+        kind = type(item)
+        if kind is not int and kind is not str:
+            return self.draws.outcome(name, item)
+        try:
+            return self.memo[name, item]
+        except KeyError:
+            outcome: int = self.draws.outcome(name, item)
+            self.memo[name, item] = outcome
+            self.known.setdefault(name, set()).add(item)
+            self.of_kind.setdefault((name, outcome), set()).add(item)
+            return outcome
+
+    def top(self, pile: list[Any], name: str, outcome: int) -> int:
+        """The position of the topmost item of kind ``outcome`` in ``pile`` (-1: none)."""
+        try:
+            distinct = set(pile)
+        except TypeError:  # items that cannot be hashed
+            distinct = None
+        if distinct is not None:
+            for item in distinct - self.known.get(name, set()):
+                self(name, item)
+            if distinct <= self.known.get(name, set()):  # every item's kind is known: no scan in Python
+                wanted = distinct & self.of_kind.get((name, outcome), set())
+                if not wanted:
+                    return -1
+                backwards = pile[::-1]
+                return len(pile) - 1 - min(backwards.index(item) for item in wanted)
+        for at in range(len(pile) - 1, -1, -1):
+            if self(name, pile[at]) == outcome:
+                return at
+        return -1
+
+
 class _Arranged(list):
     """A hidden pile whose order is not decided until drawn: the ``k``-th draw from its top (``pop()``)
     takes an item of the kind the pile's ``k``-th chance node chose (moved to the top first), or, when
@@ -326,11 +384,11 @@ class _Arranged(list):
     Piles the game declares ``shared`` are one hidden pool (``pool``): a draw from one counts the kinds
     of all, and may take its item from another (which gets this pile's top item in exchange)."""
 
-    __slots__ = ("decided", "drawn", "draws", "name", "pool")
+    __slots__ = ("decided", "drawn", "name", "outcome_of", "pool")
 
-    def __init__(self, items: list[Any], name: str, draws: Any, decided: list[int]) -> None:
+    def __init__(self, items: list[Any], name: str, outcome_of: _Outcomes, decided: tuple[int, ...]) -> None:
         super().__init__(items)
-        self.name, self.draws, self.decided, self.drawn = name, draws, decided, 0
+        self.name, self.outcome_of, self.decided, self.drawn = name, outcome_of, decided, 0
         self.pool: list[_Arranged] = [self]
 
     def pop(self, index: SupportsIndex = -1, /) -> Any:
@@ -339,26 +397,32 @@ class _Arranged(list):
         if not self:
             return super().pop()
         if self.drawn >= len(self.decided):
-            raise _Undecided(self.name, _kinds(self.draws, [(pile.name, item) for pile in self.pool for item in pile]))
+            raise _Undecided(self.name, _kinds(self.outcome_of, self.pool))
         outcome = self.decided[self.drawn]
         self.drawn += 1
-        outcome_of = self.draws.outcome
         for pile in self.pool:  # this pile first, from its top
-            at = next((i for i in range(len(pile) - 1, -1, -1) if outcome_of(pile.name, pile[i]) == outcome), None)
-            if at is not None:
+            at = self.outcome_of.top(pile, pile.name, outcome)
+            if at >= 0:
                 pile[at], self[-1] = self[-1], pile[at]
                 return super().pop()
         raise AssertionError(f"no {outcome} left in {self.name}")  # cannot happen: outcomes come from the pool
 
 
-def _kinds(draws: Any, items: list[tuple[str, Any]]) -> list[tuple[int, float]]:
-    """The chance outcomes of a draw from ``items`` (pile name, item): their kinds in proportion to
-    their counts."""
+def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> list[tuple[int, float]]:
+    """The chance outcomes of a draw from the piles of ``pool``: the kinds of their items in proportion
+    to their counts."""
     counts: dict[int, int] = {}
-    for name, item in items:
-        outcome = draws.outcome(name, item)
-        counts[outcome] = counts.get(outcome, 0) + 1
-    return [(outcome, n / len(items)) for outcome, n in sorted(counts.items())]
+    total = 0
+    for pile in pool:
+        total += len(pile)
+        try:
+            tally: Any = Counter(pile).items()
+        except TypeError:  # items that cannot be hashed
+            tally = [(item, 1) for item in pile]
+        for item, n in tally:
+            outcome = outcome_of(pile.name, item)
+            counts[outcome] = counts.get(outcome, 0) + n
+    return [(outcome, n / total) for outcome, n in sorted(counts.items())]
 
 
 class RobotableSpielState(pyspiel.State):
@@ -368,18 +432,19 @@ class RobotableSpielState(pyspiel.State):
         super().__init__(game)
         self._key = game.key
         self._engine: _Engine | None = None
-        self._seed: list[int] = []  # the seed's bytes drawn so far
+        self._seed = b""  # the seed's bytes drawn so far (attributes are immutable where they can be: fast clones)
         self._steps = 0
         self._cut = False
         self._cut_payoffs: list[float] | None = None  # a round limit's scored result
         # chance_draws: the moves waiting for their hidden draws (an empty list: the deal), the draws
         # decided so far per pile (in the order drawn), the pile of the next draw and its outcomes
-        self._pending: list[tuple[int, int]] | None = None
-        self._decided: dict[str, list[int]] = {}
+        self._pending: _Moves | None = None
+        self._decided: dict[str, tuple[int, ...]] = {}
         self._next_pile = ""
-        self._outcomes: list[tuple[int, float]] = []
-        self._hidden: list[int] = []  # safe clones: seats whose secret choice was withdrawn (chance)
+        self._outcomes: tuple[tuple[int, float], ...] = ()
+        self._hidden: tuple[int, ...] = ()  # safe clones: seats whose secret choice was withdrawn (chance)
         self._sampled = False  # a sample of an information state: its clones are plain copies
+        self._player_at, self._player = 0, 0  # the current player last computed, and the state version then
 
     # -- access for checks and tools --------------------------------------------------------------
 
@@ -423,38 +488,52 @@ class RobotableSpielState(pyspiel.State):
     # -- the pyspiel API ---------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._engine is None or self._pending is not None:
+        engine = self._engine
+        if engine is None or self._pending is not None:
             return pyspiel.PlayerId.CHANCE
-        state = self._engine.state
+        if self._player_at == engine.version:  # every change of what decides it changes the version
+            return self._player
+        state = engine.state
         if self._cut or state.is_over():
-            return pyspiel.PlayerId.TERMINAL
-        waiting = state.to_act()
-        if self.ctx.simultaneous and len(waiting) > 1:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        if self._hidden:
-            visible = [seat for seat in waiting if seat not in self._hidden]
-            return visible[0] if visible else pyspiel.PlayerId.CHANCE
-        return waiting[0]
+            player = pyspiel.PlayerId.TERMINAL
+        else:
+            waiting = state.to_act()
+            if self.ctx.simultaneous and len(waiting) > 1:
+                player = pyspiel.PlayerId.SIMULTANEOUS
+            elif self._hidden:
+                visible = [seat for seat in waiting if seat not in self._hidden]
+                player = visible[0] if visible else pyspiel.PlayerId.CHANCE
+            else:
+                player = waiting[0]
+        self._player_at, self._player = engine.version, player
+        return player
 
     def is_terminal(self) -> bool:
         return self._engine is not None and (self._cut or self._engine.state.is_over())
 
+    def _legal_memo(self, player: int) -> tuple[dict[int, Action], list[int]]:
+        """``player``'s legal actions by index and their sorted indices (remembered for the current state
+        version)."""
+        global _LEGAL
+        version = self.version
+        if _LEGAL[0] != version:
+            _LEGAL = (version, {})
+        memo = _LEGAL[1].get(player)
+        if memo is None:
+            legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[union-attr]
+            memo = _LEGAL[1][player] = (legal, sorted(legal))
+        return memo
+
     def _legal(self, player: int) -> dict[int, Action]:
         """``player``'s legal actions by index (remembered for the current state version)."""
-        global _LEGAL
-        uid, seat, legal = _LEGAL
-        if uid == self.version and seat == player:
-            return legal
-        legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[union-attr]
-        _LEGAL = (self.version, player, legal)
-        return legal
+        return self._legal_memo(player)[0]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
         current = self.current_player()
         if current >= 0 and player != current:
             return []  # a sequential node: only its player acts (others the game waits for come next)
-        return sorted(self._legal(player))
+        return self._legal_memo(player)[1]
 
     def clone(self) -> RobotableSpielState:
         """A copy; with ``safe_clones=1`` (sequential games), at a seat's decision, a copy in which the
@@ -471,7 +550,7 @@ class RobotableSpielState(pyspiel.State):
             hidden = [seat for seat in state.to_act() if seat not in before]
             if hidden:
                 copy_._engine.changed()
-                copy_._hidden = [*self._hidden, *hidden]
+                copy_._hidden = (*self._hidden, *hidden)
                 for seat in hidden:
                     copy_._engine.own[seat] = copy_._engine.own[seat][:-1]  # the withdrawn choice
         return copy_
@@ -500,7 +579,7 @@ class RobotableSpielState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         seat = self._withdrawn()
         if seat is not None:
-            legal = sorted(self._legal(seat))
+            legal = self._legal_memo(seat)[1]
             return [(index, 1.0 / len(legal)) for index in legal]
         if self._pending is None:
             return _OUTCOMES
@@ -508,21 +587,24 @@ class RobotableSpielState(pyspiel.State):
 
     # -- chance_draws: a move's hidden draws as chance nodes ------------------------------------------
 
-    def _begin(self, moves: list[tuple[int, int]]) -> None:
-        """Hold ``moves`` (checked legal; ``[]``: the deal) until the draws they make are decided by chance
-        nodes."""
-        self._pending = moves
+    def _begin(self, moves: list[tuple[int, int, Action]]) -> None:
+        """Hold ``moves`` (seat, index, action; checked legal; ``[]``: the deal) until the draws they make
+        are decided by chance nodes."""
+        self._pending = _Moves(moves)
         self._decided = {}
         self._advance()
 
     def _run(self, state: State) -> None:
         """Play the pending moves (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden
         piles arranged as decided."""
-        draws = self.ctx.game.chance_draws
+        ctx = self.ctx
+        draws = ctx.game.chance_draws
         if not self._pending:  # the deal: the state holds the seed's until its draws are all decided
-            self.ctx.game.chance_deal.undeal(state)
+            ctx.game.chance_deal.undeal(state)
+        outcome_of = ctx.outcome_of
+        decided = self._decided
         piles = {
-            name: _Arranged(pile, name, draws, self._decided.get(name, [])) for name, pile in draws.piles(state).items()
+            name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in draws.piles(state).items()
         }
         for names in getattr(draws, "shared", ()):
             pool = [piles[name] for name in names]
@@ -530,29 +612,30 @@ class RobotableSpielState(pyspiel.State):
                 pile.pool = [pile, *(other for other in pool if other is not pile)]
         draws.replace(state, piles)
         if self._pending:
-            for seat, index in self._pending:
-                state.apply_legal(seat, legal_by_index(self.ctx.game, state, seat)[index])
+            for seat, _, action in self._pending:
+                state.apply_legal(seat, action)
         else:
-            self.ctx.game.chance_deal.deal(state)
+            ctx.game.chance_deal.deal(state)
 
     def _advance(self) -> None:
         """Play the pending moves on a copy up to their first undecided draw (the next chance node), or,
-        once every draw is decided, play them."""
+        once every draw is decided, play them: that copy becomes the state."""
         engine = self._engine
         assert engine is not None and self._pending is not None
+        played = engine.state.clone()
         try:
-            self._run(engine.state.clone())
+            self._run(played)
         except _Undecided as draw:
-            self._next_pile, self._outcomes = draw.name, draw.outcomes
+            self._next_pile, self._outcomes = draw.name, tuple(draw.outcomes)
             return
-        engine.changed()
-        self._run(engine.state)
         draws = self.ctx.game.chance_draws
-        draws.replace(engine.state, {name: list(pile) for name, pile in draws.piles(engine.state).items()})
-        moves, self._pending, self._decided, self._outcomes = self._pending, None, {}, []
-        for seat, index in moves:
+        draws.replace(played, {name: list(pile) for name, pile in draws.piles(played).items()})
+        engine.state = played
+        engine.changed()
+        moves, self._pending, self._decided, self._outcomes = self._pending, None, {}, ()
+        for seat, index, _ in moves:
             engine.own[seat].append(index)
-        engine.observed(moves)
+        engine.observed([(seat, index) for seat, index, _ in moves])
         if moves:
             self._step()
 
@@ -560,11 +643,16 @@ class RobotableSpielState(pyspiel.State):
         """Decide the next draw: the pile's next draw takes an item of kind ``outcome``."""
         if outcome not in dict(self._outcomes):
             raise BadInput(f"{self.ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
-        self._decided[self._next_pile] = [*self._decided.get(self._next_pile, []), outcome]
+        self._decided = {**self._decided, self._next_pile: (*self._decided.get(self._next_pile, ()), outcome)}
         self._engine.changed()  # type: ignore[union-attr]
         self._advance()
 
     def _apply_action(self, action: int) -> None:
+        self._apply_one(action)
+        if self._engine is not None:
+            self._engine.changed()  # the memos of the state before (current player, legal actions, views)
+
+    def _apply_one(self, action: int) -> None:
         ctx = self.ctx
         if self._pending is not None:
             self._draw(action)
@@ -572,9 +660,9 @@ class RobotableSpielState(pyspiel.State):
         if self._engine is None:
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise BadInput(f"a seed byte is 0 to {CHANCE_OUTCOMES - 1}, got {action}")
-            self._seed = [*self._seed, int(action)]
+            self._seed += bytes([action])
             if len(self._seed) == ctx.seed_bytes:
-                seed = int.from_bytes(bytes(self._seed), "big")
+                seed = int.from_bytes(self._seed, "big")
                 state = ctx.game.start(ctx.players, seed=seed, options=ctx.options)
                 dealing = ctx.chance_draws and ctx.game.chance_deal is not None
                 self._engine = _Engine(state, [[] for _ in range(ctx.players)])
@@ -587,24 +675,29 @@ class RobotableSpielState(pyspiel.State):
             return
         withdrawn = self._withdrawn()
         if withdrawn is not None:
-            self._hidden = [seat for seat in self._hidden if seat != withdrawn]
+            self._hidden = tuple(seat for seat in self._hidden if seat != withdrawn)
         if ctx.chance_draws:
             seat = self.current_player() if withdrawn is None else withdrawn
-            if action not in self._legal(seat):
+            chosen = self._legal(seat).get(action)
+            if chosen is None:
                 raise BadInput(f"{ctx.game.id}: action {action} is not legal for seat {seat}")
-            self._begin([(seat, action)])
+            self._begin([(seat, action, chosen)])
             return
         self._play(self.current_player() if withdrawn is None else withdrawn, action)
         self._step()
 
     def _apply_actions(self, actions: list[int]) -> None:
+        self._apply_joint(actions)
+        self._engine.changed()  # type: ignore[union-attr]  # the memos of the state before
+
+    def _apply_joint(self, actions: list[int]) -> None:
         seats = self._engine.state.to_act()  # type: ignore[union-attr]
         legal = [self._legal(seat) for seat in seats]  # all checked before any is applied
         for seat, options in zip(seats, legal):
             if actions[seat] not in options:
                 raise BadInput(f"{self.ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
         if self.ctx.chance_draws:
-            self._begin([(seat, actions[seat]) for seat in seats])
+            self._begin([(seat, actions[seat], options[actions[seat]]) for seat, options in zip(seats, legal)])
             return
         engine = self._engine
         assert engine is not None
@@ -664,7 +757,7 @@ class RobotableSpielState(pyspiel.State):
 
     def __str__(self) -> str:
         if self._engine is None:
-            return f"chance: seed bytes drawn {self._seed}"
+            return f"chance: seed bytes drawn {list(self._seed)}"
         cut = ""
         if self._cut:
             cut = " (stopped at max_rounds)" if self._cut_payoffs is not None else " (cut off at max_game_length)"
