@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from test_server_storage import run_then_close, table_row
 
 from robotable.server.batched_writes import BatchedWrites
-from robotable.server.storage import APPENDS_NAME, MoveRow, StaleTable, Storage, _conninfo
+from robotable.server.storage import APPENDS_NAME, MoveRow, StaleTable, Storage, _conninfo, appends_name
 from robotable.server.timings import Timings
 
 
@@ -135,7 +135,7 @@ def test_moves_written_while_their_sessions_are_terminated_are_never_lost_nor_do
                         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                         "WHERE datname = current_database() AND application_name = :name"
                     ),
-                    {"name": APPENDS_NAME},
+                    {"name": appends_name(pg_schema)},
                 ).all()
                 conn.commit()
             killed.extend(1 for r in rows if r[0])

@@ -17,13 +17,13 @@ from robotable.server.batched_writes import BatchedWrites
 from robotable.server.clocks import CLOCK_TABLES, TimeControl, seat_clocks_table, seat_notes_table
 from robotable.server.clocks import Clocks as ClockStore
 from robotable.server.storage import (
-    APPENDS_NAME,
     MoveRow,
     RowUpdate,
     SeatRow,
     StaleTable,
     Storage,
     TableRow,
+    appends_name,
     database_url,
     now,
 )
@@ -230,7 +230,7 @@ def test_an_append_from_the_event_loop_survives_terminated_database_sessions(pg_
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND application_name = :name"
                 ),
-                {"name": APPENDS_NAME},
+                {"name": appends_name(pg_schema)},
             ).all()
         assert ended, "no append connection to terminate"
         await asyncio.sleep(0.2)

@@ -38,7 +38,7 @@ from .schema import (
     sessions_table,
     tables_table,
 )
-from .store import APPENDS_NAME, Storage, rows_beside
+from .store import APPENDS_NAME, Storage, appends_name, rows_beside
 
 __all__ = [
     "APPENDS_NAME",
@@ -57,6 +57,7 @@ __all__ = [
     "TableRow",
     "_conninfo",
     "accounts_table",
+    "appends_name",
     "bot_turns",
     "bot_usage",
     "chat_table",

@@ -46,8 +46,19 @@ R = TypeVar("R")
 A = TypeVar("A")
 S = TypeVar("S")
 
-#: How the connections of the event loop's appends name themselves (``pg_stat_activity.application_name``).
+#: How the connections of the event loop's appends name themselves (``pg_stat_activity.application_name``),
+#: followed by the schema when there is one (see :func:`appends_name`).
 APPENDS_NAME = "robotable moves"
+
+
+def appends_name(schema: str | None) -> str:
+    """The ``application_name`` of the appends' connections: ``robotable moves``, or ``robotable moves
+    <schema>`` for a store in a schema, so an operator (or a test) can tell which store's sessions are which.
+
+    >>> appends_name(None), appends_name("rt_a1")
+    ('robotable moves', 'robotable moves rt_a1')
+    """
+    return APPENDS_NAME if schema is None else f"{APPENDS_NAME} {schema}"[:63]
 
 
 def taking(kind: Callable[P, A]) -> Callable[[Callable[[S, A], R]], Callable[Concatenate[S, P], R]]:
@@ -83,7 +94,9 @@ class Storage:
         self._appends = (
             None
             if url.startswith("sqlite")
-            else BatchedWrites(postgresql.conninfo(url), APPENDS_NAME, self.timings, MOVE_CONNECTIONS, MOVE_BATCH)
+            else BatchedWrites(
+                postgresql.conninfo(url), appends_name(schema), self.timings, MOVE_CONNECTIONS, MOVE_BATCH
+            )
         )
         self.create_schema()
 
