@@ -98,6 +98,9 @@ def hand_parts(page) -> list[str]:
 def drag_to_cell(page, part: str, x: int, y: int) -> None:
     """Drag a part from the workbench tray onto grid cell (x, y)."""
     settled(page)
+    # the mouse acts in the viewport: the grid and its tray (beside it) are brought into view first, wherever
+    # the page's other panels have put them
+    page.locator("#bench-grid").evaluate("grid => grid.scrollIntoView({block: 'center'})")
     source = page.locator(f"[data-tray='{part}']").bounding_box()
     grid = page.locator("#bench-grid").bounding_box()
     tx = grid["x"] + (x - GRID_MIN_X + 0.5) * grid["width"] / GRID_COLS
