@@ -53,8 +53,8 @@ from .fanout import make_fanout
 from .headers import HeadMiddleware, SecurityHeadersMiddleware
 from .hub import Connection
 from .invites import invite_path
-from .limits import EdgeMiddleware, RateLimiter, client_ip, parse_json
-from .messages import AckMessage, ErrorMessage, PongMessage
+from .limits import EdgeMiddleware, RateLimiter, parse_json, serve_counted
+from .messages import AckMessage, ErrorMessage, PongMessage, ws_error
 from .schemas import (
     WS_INCOMING,
     CreatedTable,
@@ -481,19 +481,7 @@ def add_websocket(app: FastAPI) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         manager = manager_of(websocket)
-        rates: RateLimiter = websocket.app.state.rates
-        ip = client_ip(websocket.scope)
-        await websocket.accept()
-        try:
-            await rates.open_websocket_async(ip)
-        except ApiError as exc:
-            await websocket.send_json(ws_error(exc))
-            await websocket.close(code=4000 + exc.status)
-            return
-        try:
-            await serve_socket(manager, websocket, table_id)
-        finally:
-            rates.close_websocket(ip)
+        await serve_counted(websocket, lambda: serve_socket(manager, websocket, table_id))
 
     async def serve_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
         try:
@@ -540,11 +528,6 @@ def add_websocket(app: FastAPI) -> None:
         finally:
             manager.hub.remove(conn)
             await asyncio.shield(manager.cache.socket_left(table_id, seat, conn.stop()))  # grace starts
-
-
-def ws_error(exc: ApiError, ref: Any = None) -> ErrorMessage:
-    """A refusal over the websocket: the English ``message`` and the catalogue ``code`` and ``params``."""
-    return ErrorMessage(type="error", ref=ref, status=exc.status, message=exc.message, code=exc.code, params=exc.params)
 
 
 def parse_seat(value: str | None) -> int | None:

@@ -21,8 +21,8 @@ from .accounts import Account, get_account
 from .auth import CurrentAccount, RateLimits, websocket_auth
 from .errors import ApiError, Conflict, Forbidden, NotFound, Unauthorized
 from .hub import Connection
-from .limits import RateLimiter, client_ip
-from .messages import ErrorMessage
+from .limits import serve_counted
+from .messages import ws_error
 from .notices import FriendNotice, Notices, SeatOfferNotice, key
 from .schemas import ErrorOut, Strict
 from .table import TableManager
@@ -234,29 +234,11 @@ def decline_offer(request: Request, body: SeatRef, account: CurrentAccount) -> d
 # -- the friends socket ------------------------------------------------------------------------------------
 
 
-def _error(exc: ApiError) -> ErrorMessage:
-    return ErrorMessage(
-        type="error", ref=None, status=exc.status, message=exc.message, code=exc.code, params=exc.params
-    )
-
-
 @router.websocket("/ws/friends")
 async def friends_socket(websocket: WebSocket) -> None:
     """Notices for the signed-in account (``friend_request``, ``friend_accepted``, ``seat_offer``) while
     a page holds it open; an open socket also marks the account online for its friends."""
-    rates: RateLimiter = websocket.app.state.rates
-    ip = client_ip(websocket.scope)
-    await websocket.accept()
-    try:
-        await rates.open_websocket_async(ip)
-    except ApiError as exc:
-        await websocket.send_json(_error(exc))
-        await websocket.close(code=4000 + exc.status)
-        return
-    try:
-        await _serve(websocket)
-    finally:
-        rates.close_websocket(ip)
+    await serve_counted(websocket, lambda: _serve(websocket))
 
 
 async def _serve(websocket: WebSocket) -> None:
@@ -266,7 +248,7 @@ async def _serve(websocket: WebSocket) -> None:
         if auth is None:
             raise Unauthorized("sign in first (or continue as a guest)", code="app:errors.sign_in")
     except ApiError as exc:
-        await websocket.send_json(_error(exc))
+        await websocket.send_json(ws_error(exc))
         await websocket.close(code=4000 + exc.status)
         return
     account: Account = auth.account

@@ -24,9 +24,9 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from limits import RateLimitItem, parse
@@ -34,6 +34,10 @@ from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
 from .errors import ApiError, TooManyRequests
+from .messages import ws_error
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 #: Largest request body and websocket message, in bytes.
 MAX_BODY = 64 * 1024
@@ -368,3 +372,21 @@ async def _answer(send: Any, exc: ApiError) -> None:
         headers.append((b"retry-after", str(exc.retry_after).encode()))
     await send({"type": "http.response.start", "status": exc.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def serve_counted(websocket: WebSocket, serve: Callable[[], Awaitable[None]]) -> None:
+    """Accept ``websocket`` and count it against its address's open sockets (over the limit: an ``error``
+    message and close code 4000 + status), run ``serve``, then give the place back whatever happens."""
+    rates: RateLimiter = websocket.app.state.rates
+    ip = client_ip(websocket.scope)
+    await websocket.accept()
+    try:
+        await rates.open_websocket_async(ip)
+    except ApiError as exc:
+        await websocket.send_json(ws_error(exc))
+        await websocket.close(code=4000 + exc.status)
+        return
+    try:
+        await serve()
+    finally:
+        rates.close_websocket(ip)

@@ -8,10 +8,13 @@ docs/websocket.md.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired
+from typing import TYPE_CHECKING, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, TypeAdapter, with_config
 from typing_extensions import TypedDict
+
+if TYPE_CHECKING:
+    from .errors import ApiError
 
 STRICT = ConfigDict(extra="forbid")
 
@@ -176,3 +179,8 @@ def check(message: object) -> None:
         kind = message.get("type") if isinstance(message, dict) else type(message).__name__
         raise ValueError(f"not a declared websocket message: type {kind!r} (declared: {', '.join(KINDS)})")
     _ADAPTERS[message["type"]].validate_python(message, strict=False)
+
+
+def ws_error(exc: ApiError, ref: Any = None) -> ErrorMessage:
+    """A refusal over a websocket: the English ``message`` and the catalogue ``code`` and ``params``."""
+    return ErrorMessage(type="error", ref=ref, status=exc.status, message=exc.message, code=exc.code, params=exc.params)
