@@ -56,11 +56,14 @@ import hashlib
 import itertools
 import json
 import random
+import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
 from math import prod
 from typing import Any, SupportsIndex
 
+import greenlet  # type: ignore[import-untyped]  # greenlet ships no type stubs
 import numpy as np
 import pyspiel
 
@@ -90,6 +93,9 @@ CHANCE_OUTCOMES = 256
 #: With ``chance_draws``, a bound on the hidden draws one step makes (for ``max_chance_nodes_in_history``).
 DRAWS_PER_STEP = 16
 _OUTCOMES = [(byte, 1.0 / CHANCE_OUTCOMES) for byte in range(CHANCE_OUTCOMES)]
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def encode_options(options: Mapping[str, Any]) -> str:
@@ -116,7 +122,8 @@ def short_name(game_id: str) -> str:
 
 
 class _Context:
-    """Everything fixed for one loaded game (kept out of states, which pyspiel deep-copies and pickles)."""
+    """Everything fixed for one loaded game. States refer to it (``_ctx``): a deep copy (pyspiel's clone)
+    shares it, and a pickle names it by the game's key (the unpickling process has loaded that game)."""
 
     def __init__(self, game: Game, players: int, options: dict[str, Any], params: Mapping[str, Any]) -> None:
         self.game = game
@@ -136,6 +143,24 @@ class _Context:
         self.recall = False
         #: The chance outcome of a hidden pile's item (``chance_draws``), remembered.
         self.outcome_of = _Outcomes(game.chance_draws)
+        #: Whether a pending move's states keep a copy of the state before the move (set once one was
+        #: asked for at a chance node: a clone, an observation, a pickle; see _Engine).
+        self.keep_before = False
+        self.key = ""  # set by the game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Context:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[str], _Context], tuple[str]]:
+        return _context, (self.key,)
+
+
+def _context(key: str) -> _Context:
+    """The context of a loaded game by its key (what an unpickled state refers to)."""
+    try:
+        return _CONTEXTS[key]
+    except KeyError:
+        raise BadInput(f"a pickled state of a game not loaded in this process: {key}") from None
 
 
 _CONTEXTS: dict[str, _Context] = {}
@@ -154,15 +179,52 @@ class _Engine:
 
     Pickling through ``to_json``/``state_from_json`` means every OpenSpiel (de)serialization is also a
     check of the game's exact JSON round trip.
+
+    With explicit chance, a move waiting for its draws is played in place, up to its first undecided
+    draw, in a worker greenlet (``worker``) that waits there for the chance node's outcome; ``state``
+    is then the state before the move (what a clone copies and an observer reads). It is kept as a
+    copy once a game has been asked for it at such a node (``_Context.keep_before``); until then it is
+    rebuilt on demand by replaying the owner's history (``owner``, ``entries``: the history items of
+    the pending move and its draws).
     """
 
-    __slots__ = ("own", "recall", "state", "version")
+    __slots__ = ("_state", "entries", "own", "owner", "recall", "version", "worker")
 
     def __init__(self, state: State, own: list[list[int]], recall: list[_Recall] | None = None) -> None:
-        self.state = state
+        self._state: State | None = state
         self.own = own
         self.recall = recall  # per seat, once perfect recall is asked for (see _Recall)
         self.version = next(_UIDS)
+        self.worker: Any = None  # a greenlet suspended at the pending move's next undecided draw
+        self.owner: Any = None  # a weak reference to the pyspiel state, while ``_state`` is not kept
+        self.entries = 0
+
+    @property
+    def state(self) -> State:
+        """The Robotable state (before the pending move while its draws are chance nodes)."""
+        state = self._state
+        if state is None:
+            state = self._state = self._rebuild()
+        return state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self._state = state
+
+    def _rebuild(self) -> State:
+        """The state before the pending move, replayed from the owner's history: from now on the
+        game keeps it as a copy (asked once at a pending node, likely asked again)."""
+        owner = self.owner() if self.owner is not None else None
+        if owner is None:
+            raise RuntimeError("the state before a pending move is gone with its pyspiel state")
+        ctx = owner.ctx
+        ctx.keep_before = True
+        if not owner._pending:  # the deal: the state the seed started
+            seed = int.from_bytes(owner._seed, "big")
+            return ctx.game.start(ctx.players, seed=seed, options=ctx.options)
+        history = [[h.player, h.action] for h in owner.full_history()]
+        again = replay(owner.get_game(), history[: len(history) - self.entries])
+        return again._engine.state  # type: ignore[union-attr]
 
     def changed(self) -> None:
         """Mark a change of the state: memos of the old version no longer apply."""
@@ -175,15 +237,17 @@ class _Engine:
             return
         for seat, index in moves:
             self.recall[seat].act(index)
+        state = self.state
         for seat, memory in enumerate(self.recall):
-            memory.see(self.state.view(seat))
+            memory.see(state.view(seat))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         recall = None if self.recall is None else [memory.copy() for memory in self.recall]
         return _Engine(self.state.clone(), [seat[:] for seat in self.own], recall)
 
     def __reduce__(self) -> tuple[Callable[..., _Engine], tuple[str, str, list[list[int]]]]:
-        return _engine_from_json, (self.state.game.id, json.dumps(self.state.to_json()), self.own)
+        state = self.state
+        return _engine_from_json, (state.game.id, json.dumps(state.to_json()), self.own)
 
 
 def _engine_from_json(game_id: str, data: str, own: list[list[int]]) -> _Engine:
@@ -281,7 +345,8 @@ class RobotableSpielGame(pyspiel.Game):
                 ctx.safe_clones,
             ]
         )
-        _CONTEXTS[self.key] = ctx
+        ctx.key = self.key
+        _CONTEXTS.setdefault(self.key, ctx)  # one context per key: states refer to it
 
     def new_initial_state(self) -> RobotableSpielState:
         """The root: the first chance node drawing the seed."""
@@ -313,12 +378,56 @@ class RobotableSpielGame(pyspiel.Game):
         return _CONTEXTS[self.key].game
 
 
-class _Undecided(Exception):
-    """A move reached a draw no chance node has decided yet: the pile and its outcomes there."""
+class _Undecided:
+    """A move reached a draw no chance node has decided yet: the pile and its outcomes there (what the
+    worker greenlet hands back while it waits for the outcome)."""
 
-    def __init__(self, name: str, outcomes: list[tuple[int, float]]) -> None:
-        super().__init__(name)
-        self.name, self.outcomes = name, outcomes
+    __slots__ = ("counts", "name", "outcomes")
+
+    def __init__(self, name: str, outcomes: list[tuple[int, float]], counts: Mapping[int, int]) -> None:
+        self.name, self.outcomes, self.counts = name, outcomes, counts
+
+
+def _worker_loop(job: tuple[Any, ...]) -> None:
+    """A worker greenlet: runs ``job`` (a function and its arguments) and hands back ``("done", result)``
+    or ``("error", exception)``, then waits for the next job. A job that needs a chance outcome hands
+    back an :class:`_Undecided` and waits for the outcome (see :meth:`_Arranged.pop`)."""
+    while True:
+        try:
+            reply: Any = ("done", job[0](*job[1:]))
+        except Exception as exc:  # handed to the caller (a GreenletExit, when dropped while waiting, is not)
+            reply = ("error", exc)
+        job = greenlet.getcurrent().parent.switch(reply)
+
+
+#: Idle worker greenlets of this thread (greenlets run in the thread that made them).
+_WORKERS = threading.local()
+
+
+def _work(job: tuple[Any, ...], worker: Any = None, outcome: int | None = None) -> tuple[Any, Any]:
+    """Run ``job`` in an idle worker greenlet (or continue ``worker`` with the draw's ``outcome``) until
+    it ends or waits for a draw: ``(worker, _Undecided)`` while it waits, ``(None, result)`` once done
+    (the worker goes back to the idle ones)."""
+    idle = getattr(_WORKERS, "idle", None)
+    if idle is None:
+        idle = _WORKERS.idle = []
+    here = greenlet.getcurrent()
+    if worker is None:
+        worker = idle.pop() if idle else greenlet.greenlet(_worker_loop)
+        if worker.parent is not here:
+            worker.parent = here
+        reply = worker.switch(job)
+    else:
+        if worker.parent is not here:
+            worker.parent = here
+        reply = worker.switch(outcome)
+    if type(reply) is _Undecided:
+        return worker, reply
+    idle.append(worker)
+    kind, value = reply
+    if kind == "error":
+        raise value
+    return None, value
 
 
 class _Moves(tuple):
@@ -334,11 +443,11 @@ class _Outcomes:
     """A game's ``chance_draws.outcome``, remembered per (pile, item) for items that are numbers or
     strings (values that never change), with each pile's items of each kind."""
 
-    __slots__ = ("draws", "known", "memo", "of_kind")
+    __slots__ = ("draws", "known", "of_kind", "tables")
 
     def __init__(self, draws: Any) -> None:
         self.draws = draws
-        self.memo: dict[tuple[str, int | str], int] = {}
+        self.tables: dict[str, dict[int | str, int]] = {}  # per pile name: item -> outcome, remembered
         self.known: dict[str, set[Any]] = {}  # per pile name, the items remembered
         self.of_kind: dict[tuple[str, int], set[Any]] = {}  # per (pile name, outcome), its items remembered
 
@@ -346,14 +455,30 @@ class _Outcomes:
         kind = type(item)
         if kind is not int and kind is not str:
             return self.draws.outcome(name, item)
+        table = self.tables.get(name)
+        if table is None:
+            table = self.tables[name] = {}
         try:
-            return self.memo[name, item]
+            return table[item]
         except KeyError:
             outcome: int = self.draws.outcome(name, item)
-            self.memo[name, item] = outcome
+            table[item] = outcome
             self.known.setdefault(name, set()).add(item)
             self.of_kind.setdefault((name, outcome), set()).add(item)
             return outcome
+
+    def top_known(self, pile: list[Any], name: str, outcome: int) -> int:
+        """:meth:`top` for a pile whose every item's kind is remembered: the topmost of the items known to
+        be of that kind, found in C."""
+        at = -1
+        for item in self.of_kind.get((name, outcome), ()):
+            try:
+                where = len(pile) - 1 - pile[::-1].index(item)
+            except ValueError:
+                continue
+            if where > at:
+                at = where
+        return at
 
     def top(self, pile: list[Any], name: str, outcome: int) -> int:
         """The position of the topmost item of kind ``outcome`` in ``pile`` (-1: none)."""
@@ -378,9 +503,10 @@ class _Outcomes:
 
 class _Arranged(list):
     """A hidden pile whose order is not decided until drawn: the ``k``-th draw from its top (``pop()``)
-    takes an item of the kind the pile's ``k``-th chance node chose (moved to the top first), or, when
-    no chance node has chosen yet, stops the move with :class:`_Undecided` and the kinds in the pile then,
-    in proportion to their counts. Shuffles (item assignment) and refills in place keep it watching.
+    takes an item of the kind the pile's ``k``-th chance node chose (moved to the top first); when no
+    chance node has chosen yet, the move (played in a worker greenlet, see :func:`_work`) waits there,
+    handing back an :class:`_Undecided` with the kinds in the pile then, in proportion to their counts,
+    until the outcome is given. Shuffles (item assignment) and refills in place keep it watching.
     Piles the game declares ``shared`` are one hidden pool (``pool``): a draw from one counts the kinds
     of all, and may take its item from another (which gets this pile's top item in exchange)."""
 
@@ -396,33 +522,68 @@ class _Arranged(list):
             return super().pop(index)
         if not self:
             return super().pop()
-        if self.drawn >= len(self.decided):
-            raise _Undecided(self.name, _kinds(self.outcome_of, self.pool))
-        outcome = self.decided[self.drawn]
+        outcome_of = self.outcome_of
+        if self.drawn < len(self.decided):
+            outcome = self.decided[self.drawn]
+            known = False
+        else:  # wait in the worker greenlet for the chance node's outcome
+            outcomes, counts, known = _kinds(outcome_of, self.pool)
+            outcome = greenlet.getcurrent().parent.switch(_Undecided(self.name, outcomes, counts))
         self.drawn += 1
         for pile in self.pool:  # this pile first, from its top
-            at = self.outcome_of.top(pile, pile.name, outcome)
+            at = outcome_of.top_known(pile, pile.name, outcome) if known else outcome_of.top(pile, pile.name, outcome)
             if at >= 0:
                 pile[at], self[-1] = self[-1], pile[at]
                 return super().pop()
         raise AssertionError(f"no {outcome} left in {self.name}")  # cannot happen: outcomes come from the pool
 
 
-def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> list[tuple[int, float]]:
+def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int, float]], Counter[int], bool]:
     """The chance outcomes of a draw from the piles of ``pool``: the kinds of their items in proportion
-    to their counts."""
-    counts: dict[int, int] = {}
+    to their counts; the counts; whether every item's kind is remembered (``_Outcomes.top_known``)."""
+    counts: Counter[int] = Counter()
     total = 0
+    known = True
     for pile in pool:
         total += len(pile)
-        try:
-            tally: Any = Counter(pile).items()
-        except TypeError:  # items that cannot be hashed
-            tally = [(item, 1) for item in pile]
-        for item, n in tally:
-            outcome = outcome_of(pile.name, item)
-            counts[outcome] = counts.get(outcome, 0) + n
-    return [(outcome, n / total) for outcome, n in sorted(counts.items())]
+        table = outcome_of.tables.get(pile.name)
+        if table is not None:
+            try:  # every item's kind remembered: counted in C
+                counts.update(Counter(map(table.__getitem__, pile)))
+                continue
+            except (KeyError, TypeError):  # an item not remembered yet (counts unchanged)
+                pass
+        one: Counter[int] = Counter()
+        for item in pile:
+            one[outcome_of(pile.name, item)] += 1
+        counts.update(one)
+        known = False
+    return [(outcome, n / total) for outcome, n in sorted(counts.items())], counts, known
+
+
+def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, ...]], state: State) -> State:
+    """Play ``moves`` (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden piles
+    arranged (:class:`_Arranged`) so the draws so far take the ``decided`` kinds; then the piles are
+    plain lists again. Run in a worker greenlet (see :func:`_work`): a draw not yet decided waits there."""
+    draws = ctx.game.chance_draws
+    if not moves:  # the deal: the state holds the seed's until its draws are all decided
+        ctx.game.chance_deal.undeal(state)
+    outcome_of = ctx.outcome_of
+    piles = {
+        name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in draws.piles(state).items()
+    }
+    for names in getattr(draws, "shared", ()):
+        pool = [piles[name] for name in names]
+        for pile in pool:
+            pile.pool = [pile, *(other for other in pool if other is not pile)]
+    draws.replace(state, piles)
+    if moves:
+        for seat, _, action in moves:
+            state.apply_legal(seat, action)
+    else:
+        ctx.game.chance_deal.deal(state)
+    draws.replace(state, {name: list(pile) for name, pile in draws.piles(state).items()})
+    return state
 
 
 class RobotableSpielState(pyspiel.State):
@@ -431,6 +592,7 @@ class RobotableSpielState(pyspiel.State):
     def __init__(self, game: RobotableSpielGame) -> None:
         super().__init__(game)
         self._key = game.key
+        self._ctx = _CONTEXTS[game.key]
         self._engine: _Engine | None = None
         self._seed = b""  # the seed's bytes drawn so far (attributes are immutable where they can be: fast clones)
         self._steps = 0
@@ -442,8 +604,10 @@ class RobotableSpielState(pyspiel.State):
         self._decided: dict[str, tuple[int, ...]] = {}
         self._next_pile = ""
         self._outcomes: tuple[tuple[int, float], ...] = ()
+        self._possible: Mapping[int, Any] | None = None  # the outcomes, for lookups (rebuilt when missing)
         self._hidden: tuple[int, ...] = ()  # safe clones: seats whose secret choice was withdrawn (chance)
         self._sampled = False  # a sample of an information state: its clones are plain copies
+        self._replayable = True  # its history replays to it (not a safe clone's withdrawal, not a determinization)
         self._player_at, self._player = 0, 0  # the current player last computed, and the state version then
 
     # -- access for checks and tools --------------------------------------------------------------
@@ -456,7 +620,7 @@ class RobotableSpielState(pyspiel.State):
 
     @property
     def ctx(self) -> _Context:
-        return _CONTEXTS[self._key]
+        return self._ctx
 
     @property
     def robotable_state(self) -> State | None:
@@ -480,7 +644,7 @@ class RobotableSpielState(pyspiel.State):
         if engine is None:
             return None
         if engine.recall is None:
-            self.ctx.recall = True
+            self._ctx.recall = True
             again = replay(self.get_game(), [[h.player, h.action] for h in self.full_history()])
             engine.recall = again._engine.recall  # type: ignore[union-attr]
         return engine.recall[seat]  # type: ignore[index]
@@ -493,12 +657,13 @@ class RobotableSpielState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         if self._player_at == engine.version:  # every change of what decides it changes the version
             return self._player
-        state = engine.state
+        state = engine._state  # not pending: the state itself
+        assert state is not None
         if self._cut or state.is_over():
             player = pyspiel.PlayerId.TERMINAL
         else:
             waiting = state.to_act()
-            if self.ctx.simultaneous and len(waiting) > 1:
+            if self._ctx.simultaneous and len(waiting) > 1:
                 player = pyspiel.PlayerId.SIMULTANEOUS
             elif self._hidden:
                 visible = [seat for seat in waiting if seat not in self._hidden]
@@ -509,7 +674,7 @@ class RobotableSpielState(pyspiel.State):
         return player
 
     def is_terminal(self) -> bool:
-        return self._engine is not None and (self._cut or self._engine.state.is_over())
+        return self.current_player() == _TERMINAL
 
     def _legal_memo(self, player: int) -> tuple[dict[int, Action], list[int]]:
         """``player``'s legal actions by index and their sorted indices (remembered for the current state
@@ -520,13 +685,36 @@ class RobotableSpielState(pyspiel.State):
             _LEGAL = (version, {})
         memo = _LEGAL[1].get(player)
         if memo is None:
-            legal = legal_by_index(self.ctx.game, self._engine.state, player)  # type: ignore[union-attr]
+            legal = legal_by_index(self._ctx.game, self._engine.state, player)  # type: ignore[union-attr]
             memo = _LEGAL[1][player] = (legal, sorted(legal))
         return memo
 
     def _legal(self, player: int) -> dict[int, Action]:
         """``player``'s legal actions by index (remembered for the current state version)."""
         return self._legal_memo(player)[0]
+
+    # Python-level shortcuts of pyspiel's C++ State methods: called from Python, the C++ method of a
+    # Python game calls back into Python several times (``legal_actions()``: ``current_player`` three
+    # times, ``is_terminal`` and ``_legal_actions``). These give the same answers as pyspiel's PyState;
+    # C++ callers (OpenSpiel's C++ algorithms and tests) still go through PyState.
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == _SIMULTANEOUS
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the current player), as pyspiel's ``legal_actions``."""
+        current = self.current_player()
+        if current >= 0 and (player is None or player == current):
+            return list(self._legal_memo(current)[1])  # a copy: the caller may change it
+        if current == _SIMULTANEOUS and player is not None and player >= 0:
+            return list(self._legal_memo(player)[1])
+        return super().legal_actions() if player is None else super().legal_actions(player)
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
@@ -543,13 +731,14 @@ class RobotableSpielState(pyspiel.State):
         are always plain, and so are clones of samples (``resample_from_infostate``)."""
         copy_ = super().clone()
         current = self.current_player()
-        if self.ctx.safe_clones and not self._sampled and current >= 0 and copy_._engine is not None:
+        if self._ctx.safe_clones and not self._sampled and current >= 0 and copy_._engine is not None:
             state = copy_._engine.state
             before = set(state.to_act())
             state.reopen_choices(current)
             hidden = [seat for seat in state.to_act() if seat not in before]
             if hidden:
                 copy_._engine.changed()
+                copy_._replayable = False
                 copy_._hidden = (*self._hidden, *hidden)
                 for seat in hidden:
                     copy_._engine.own[seat] = copy_._engine.own[seat][:-1]  # the withdrawn choice
@@ -587,52 +776,41 @@ class RobotableSpielState(pyspiel.State):
 
     # -- chance_draws: a move's hidden draws as chance nodes ------------------------------------------
 
-    def _begin(self, moves: list[tuple[int, int, Action]]) -> None:
-        """Hold ``moves`` (seat, index, action; checked legal; ``[]``: the deal) until the draws they make
-        are decided by chance nodes."""
+    def _begin(self, moves: list[tuple[int, int, Action]], entries: int) -> None:
+        """Hold ``moves`` (seat, index, action; checked legal; ``[]``: the deal; ``entries`` history items)
+        until the draws they make are decided by chance nodes."""
         self._pending = _Moves(moves)
         self._decided = {}
+        self._engine.entries = entries  # type: ignore[union-attr]
         self._advance()
 
-    def _run(self, state: State) -> None:
-        """Play the pending moves (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden
-        piles arranged as decided."""
-        ctx = self.ctx
-        draws = ctx.game.chance_draws
-        if not self._pending:  # the deal: the state holds the seed's until its draws are all decided
-            ctx.game.chance_deal.undeal(state)
-        outcome_of = ctx.outcome_of
-        decided = self._decided
-        piles = {
-            name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in draws.piles(state).items()
-        }
-        for names in getattr(draws, "shared", ()):
-            pool = [piles[name] for name in names]
-            for pile in pool:
-                pile.pool = [pile, *(other for other in pool if other is not pile)]
-        draws.replace(state, piles)
-        if self._pending:
-            for seat, _, action in self._pending:
-                state.apply_legal(seat, action)
-        else:
-            ctx.game.chance_deal.deal(state)
-
-    def _advance(self) -> None:
-        """Play the pending moves on a copy up to their first undecided draw (the next chance node), or,
-        once every draw is decided, play them: that copy becomes the state."""
+    def _advance(self, outcome: int | None = None) -> None:
+        """Play the pending moves up to their next undecided draw (the next chance node), or to their end:
+        in place, in a worker greenlet that waits at the draw for ``outcome`` (see :func:`_work`). A
+        state without a waiting worker (a new move, or a clone or unpickled copy of a waiting state)
+        starts one from the state before the move, its draws so far decided as before."""
         engine = self._engine
         assert engine is not None and self._pending is not None
-        played = engine.state.clone()
-        try:
-            self._run(played)
-        except _Undecided as draw:
-            self._next_pile, self._outcomes = draw.name, tuple(draw.outcomes)
+        if engine.worker is not None:
+            worker, reply = _work((), engine.worker, outcome)
+        else:
+            ctx = self._ctx
+            live = engine.state
+            if ctx.keep_before or not self._replayable:
+                live = live.clone()
+            else:  # the move is played on the state itself: rebuilt from the history if asked for
+                engine.state = None  # type: ignore[assignment]
+            worker, reply = _work((_play_arranged, ctx, self._pending, self._decided, live))
+        engine.worker = worker
+        if worker is not None:
+            if engine._state is None:
+                engine.owner = weakref.ref(self)
+            self._next_pile, self._outcomes, self._possible = reply.name, tuple(reply.outcomes), reply.counts
             return
-        draws = self.ctx.game.chance_draws
-        draws.replace(played, {name: list(pile) for name, pile in draws.piles(played).items()})
-        engine.state = played
+        engine.owner = None
+        engine.state = reply
         engine.changed()
-        moves, self._pending, self._decided, self._outcomes = self._pending, None, {}, ()
+        moves, self._pending, self._decided, self._outcomes, self._possible = self._pending, None, {}, (), None
         for seat, index, _ in moves:
             engine.own[seat].append(index)
         engine.observed([(seat, index) for seat, index, _ in moves])
@@ -641,11 +819,17 @@ class RobotableSpielState(pyspiel.State):
 
     def _draw(self, outcome: int) -> None:
         """Decide the next draw: the pile's next draw takes an item of kind ``outcome``."""
-        if outcome not in dict(self._outcomes):
-            raise BadInput(f"{self.ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
+        possible = self._possible
+        if possible is None:
+            possible = self._possible = dict(self._outcomes)
+        if outcome not in possible:
+            raise BadInput(f"{self._ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
         self._decided = {**self._decided, self._next_pile: (*self._decided.get(self._next_pile, ()), outcome)}
-        self._engine.changed()  # type: ignore[union-attr]
-        self._advance()
+        engine = self._engine
+        assert engine is not None
+        engine.entries += 1
+        engine.changed()
+        self._advance(outcome)
 
     def _apply_action(self, action: int) -> None:
         self._apply_one(action)
@@ -653,7 +837,7 @@ class RobotableSpielState(pyspiel.State):
             self._engine.changed()  # the memos of the state before (current player, legal actions, views)
 
     def _apply_one(self, action: int) -> None:
-        ctx = self.ctx
+        ctx = self._ctx
         if self._pending is not None:
             self._draw(action)
             return
@@ -669,7 +853,7 @@ class RobotableSpielState(pyspiel.State):
                 if ctx.recall:
                     self._engine.recall = [_Recall() for _ in range(ctx.players)]
                 if dealing:
-                    self._begin([])
+                    self._begin([], 0)
                 else:
                     self._engine.observed([])
             return
@@ -681,7 +865,7 @@ class RobotableSpielState(pyspiel.State):
             chosen = self._legal(seat).get(action)
             if chosen is None:
                 raise BadInput(f"{ctx.game.id}: action {action} is not legal for seat {seat}")
-            self._begin([(seat, action, chosen)])
+            self._begin([(seat, action, chosen)], 1)
             return
         self._play(self.current_player() if withdrawn is None else withdrawn, action)
         self._step()
@@ -695,9 +879,10 @@ class RobotableSpielState(pyspiel.State):
         legal = [self._legal(seat) for seat in seats]  # all checked before any is applied
         for seat, options in zip(seats, legal):
             if actions[seat] not in options:
-                raise BadInput(f"{self.ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
-        if self.ctx.chance_draws:
-            self._begin([(seat, actions[seat], options[actions[seat]]) for seat, options in zip(seats, legal)])
+                raise BadInput(f"{self._ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
+        if self._ctx.chance_draws:
+            moves = [(seat, actions[seat], options[actions[seat]]) for seat, options in zip(seats, legal)]
+            self._begin(moves, len(actions))
             return
         engine = self._engine
         assert engine is not None
@@ -710,7 +895,7 @@ class RobotableSpielState(pyspiel.State):
 
     def _play(self, seat: int, index: int) -> None:
         state = self._engine.state  # type: ignore[union-attr]
-        game = self.ctx.game
+        game = self._ctx.game
         legal = self._legal(seat)
         if index not in legal:
             raise BadInput(f"{game.id}: action {index} is not legal for seat {seat} (legal: {sorted(legal)})")
@@ -722,28 +907,28 @@ class RobotableSpielState(pyspiel.State):
     def _step(self) -> None:
         self._steps += 1
         state = self._engine.state  # type: ignore[union-attr]
-        stopped = round_limit_result(self.ctx.game, state, self.ctx.max_rounds)
+        stopped = round_limit_result(self._ctx.game, state, self._ctx.max_rounds)
         if stopped is not None:
             self._cut = True
-            self._cut_payoffs = [stopped.payoff(seat) for seat in range(self.ctx.players)]
-        elif self._steps >= self.ctx.max_steps and not state.is_over():
+            self._cut_payoffs = [stopped.payoff(seat) for seat in range(self._ctx.players)]
+        elif self._steps >= self._ctx.max_steps and not state.is_over():
             self._cut = True
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self._engine is None:
                 return f"seed byte {action}"
-            names = self.ctx.game.chance_draws.outcomes
+            names = self._ctx.game.chance_draws.outcomes
             return f"draw {names[action]}" if 0 <= action < len(names) else f"chance outcome {action}"
         state = self.robotable_state
         if state is not None and not self.is_terminal() and player in state.to_act():
             legal = self._legal(player).get(action)
             if legal is not None:
                 return canonical(legal.to_json())
-        return describe_index(self.ctx.game, None, player, action)
+        return describe_index(self._ctx.game, None, player, action)
 
     def returns(self) -> list[float]:
-        n = self.ctx.players
+        n = self._ctx.players
         if not self.is_terminal():
             return [0.0] * n
         if self._cut:
@@ -963,6 +1148,7 @@ def determinizing_resampler(state: RobotableSpielState, player: int, seed: int |
         recall = None if engine.recall is None else [memory.copy() for memory in engine.recall]
         sample._engine = _Engine(engine.state.determinize(player, rng), own, recall)
         sample._sampled = True
+        sample._replayable = False
     return sample
 
 
@@ -1040,7 +1226,7 @@ class RobotableObserver:
         private = iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise BadInput("observations of every player's private information are not offered (views only)")
-        self.ctx = ctx
+        self._ctx = ctx
         self.public = iig_obs_type.public_info
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.recall = iig_obs_type.perfect_recall and self.private
@@ -1084,7 +1270,7 @@ class RobotableObserver:
         features = _MEMO.get(key)
         if features is None:
             engine = state.robotable_state
-            encoder = self.ctx.encoder
+            encoder = self._ctx.encoder
             if engine is None:
                 features = {}
             elif self.public:
@@ -1116,7 +1302,7 @@ class RobotableObserver:
         if self.frames:
             frames = self.dict["frames"]
             for row, view in zip(frames, memory.frames):
-                self._fill(row, self.ctx.encoder.features(view, player))
+                self._fill(row, self._ctx.encoder.features(view, player))
         own = state.own_actions(player)[::-1][:RECALL_ACTIONS]
         if own:
             codes = np.asarray(own, np.int64)[:, None] + 1
