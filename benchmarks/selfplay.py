@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,7 @@ from open_spiel.python import games as _openspiel_python_games  # noqa: F401  (r
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.compare_openspiel import machine
+from robotable import games
 from robotable.adapters import openspiel as ros
 from robotable.adapters._common import encodable_games
 from robotable.adapters.vector import VectorEnv
@@ -106,6 +109,62 @@ class SpielVector:
         pass
 
 
+class Playouts:
+    """Random playouts one game at a time, counted in decisions (a simultaneous node counts one per acting
+    seat): through the engine (``legal_actions``, then ``apply``, which checks the action, or
+    ``apply_legal``, which does not) or through the OpenSpiel wrapper (``legal_actions``, then
+    ``apply_action`` / ``apply_actions``; chance outcomes drawn by their probabilities, not counted)."""
+
+    num_envs = 1
+
+    def __init__(self, game_id: str, players: int, how: str, seed: int = 0) -> None:
+        self.game_id, self.players, self.how = game_id, players, how
+        self.rng = random.Random(seed)
+        self.engine = games.load(game_id)
+        if how.startswith("openspiel"):
+            self.spiel = ros.load_game(game_id, players=players, chance_draws=0 if how.endswith("seed") else 1)
+
+    def reset(self) -> None:
+        pass
+
+    def play(self) -> int:
+        """One game; its decisions."""
+        rng = self.rng
+        if self.how.startswith("openspiel"):
+            state = self.spiel.new_initial_state()
+            steps = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes())
+                    state.apply_action(rng.choices(outcomes, probs)[0])
+                elif state.is_simultaneous_node():
+                    legal = [state.legal_actions(p) for p in range(self.players)]
+                    state.apply_actions([rng.choice(a) if a else 0 for a in legal])
+                    steps += sum(1 for a in legal if a)
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                    steps += 1
+            return steps
+        state = self.engine.start(self.players, seed=rng.randrange(1 << 62))
+        checked = self.how == "engine apply"
+        steps = 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action = rng.choice(state.legal_actions(seat))
+            if checked:
+                state.apply(seat, action)
+            else:
+                state.apply_legal(seat, action)
+            steps += 1
+        return steps
+
+    def cpu_seconds(self) -> float:
+        return time.process_time()
+
+    def close(self) -> None:
+        pass
+
+
 @dataclass
 class Loop:
     """One measured loop and what it has done so far."""
@@ -116,6 +175,8 @@ class Loop:
     steps: int = 0
     wall: float = 0.0
     cpu: float = 0.0
+    #: Each round's (steps, wall seconds, CPU seconds).
+    rounds: list[tuple[int, float, float]] = field(default_factory=list)
 
     def run(self, seconds: float) -> None:
         """Step for about ``seconds`` (wall) and add up the steps, wall and CPU seconds."""
@@ -123,14 +184,19 @@ class Loop:
         steps = 0
         start, cpu = time.perf_counter(), env.cpu_seconds()
         while True:
-            env.step(env.sample(rng))
-            steps += env.num_envs
+            if isinstance(env, Playouts):
+                steps += env.play()
+            else:
+                env.step(env.sample(rng))
+                steps += env.num_envs
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
                 break
+        used = env.cpu_seconds() - cpu
         self.steps += steps
         self.wall += elapsed
-        self.cpu += env.cpu_seconds() - cpu
+        self.cpu += used
+        self.rounds.append((steps, elapsed, used))
 
     @property
     def per_wall(self) -> float:
@@ -159,10 +225,28 @@ def make(kind: str, name: str, players: int, envs: int, seed: int = 0, workers: 
 def interleave(loops: list[Loop], seconds: float, rounds: int) -> None:
     """Each loop ``seconds`` in all, in ``rounds`` turns taken one loop after another (after a warm-up)."""
     for loop in loops:
-        loop.env.step(loop.env.sample(loop.rng))
+        if isinstance(loop.env, Playouts):
+            loop.env.play()
+        else:
+            loop.env.step(loop.env.sample(loop.rng))
     for _ in range(rounds):
         for loop in loops:
             loop.run(seconds / rounds)
+
+
+def round_ratios(loop: Loop, base: Loop, per: str) -> list[float]:
+    """``loop``'s rate over ``base``'s in each round (they ran one after the other in every round), per
+    wall (``per="wall"``) or CPU second."""
+    at = 1 if per == "wall" else 2
+    return [(a[0] / a[at]) / (b[0] / b[at]) for a, b in zip(loop.rounds, base.rounds, strict=True)]
+
+
+def _median(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
+#: The OpenSpiel wrapper table's loops, per game: the engine's own two, then the wrapper's.
+WRAPPER = ("engine apply", "engine apply_legal", "openspiel apply_action", "openspiel apply_action, seed")
 
 
 def _load() -> str:
@@ -171,6 +255,62 @@ def _load() -> str:
 
 def _figures(loop: Loop) -> str:
     return f"{loop.per_wall:>12,.0f} {loop.per_cpu:>12,.0f} {loop.cpu / loop.wall:>7.2f}"
+
+
+def print_wall_rounds(
+    small: list[Loop], scaling: list[Loop], game_ids: list[str], envs: int, large: int, p: int
+) -> None:
+    """The large batch against the small one, round by round (each round ran both, one after the other)."""
+    print(f"wall clock: {large} games against {envs}, ratio in each round, median (min-max)")
+    print(f"{'loop':<{NAME}} {'x wall':>18} {'x CPU':>18}")
+    for i, game_id in enumerate(game_ids):
+        base = next(loop for loop in small if loop.label == f"{game_id} vector {p}p")
+        for loop in scaling[2 * i : 2 * i + 2]:
+            wall, cpu = round_ratios(loop, base, "wall"), round_ratios(loop, base, "cpu")
+            print(f"{loop.label:<{NAME}} {_median(wall):>18} {_median(cpu):>18}")
+
+
+def print_wrapper(wrapper: list[Loop], p: int) -> None:
+    """The playouts through the engine and through the OpenSpiel wrapper, with ratios per CPU second."""
+    header = f"{'per wall s':>12} {'per CPU s':>12} {'cores':>7}"
+    print(f"OpenSpiel wrapper against the engine: random playouts, one game at a time, {p} players")
+    print(f"{'loop':<{NAME}} {header} {'/ apply':>7} {'/ legal':>7}")
+    for i in range(0, len(wrapper), len(WRAPPER)):
+        checked, unchecked = wrapper[i], wrapper[i + 1]
+        for loop in wrapper[i : i + len(WRAPPER)]:
+            print(
+                f"{loop.label:<{NAME}} {_figures(loop)} "
+                f"{loop.per_cpu / checked.per_cpu:>7.2f} {loop.per_cpu / unchecked.per_cpu:>7.2f}"
+            )
+    print("wrapper / engine apply per CPU second, ratio in each round, median (min-max)")
+    for i in range(0, len(wrapper), len(WRAPPER)):
+        for loop in wrapper[i + 2 : i + len(WRAPPER)]:
+            print(f"{loop.label:<{NAME}} {_median(round_ratios(loop, wrapper[i], 'cpu')):>18}")
+
+
+def vector_loops(args: argparse.Namespace, game_ids: list[str]) -> tuple[list[Loop], list[Loop]]:
+    """The first table's loops of our games (``--envs`` games) and the scaling table's (``--large``)."""
+    workers = args.workers if args.workers is not None else max(2, len(os.sched_getaffinity(0)))
+    small, scaling = [], []
+    p = args.players
+    for game_id in game_ids:
+        small.append(Loop(f"{game_id} vector {p}p", make("vector", game_id, p, args.envs), np.random.default_rng(0)))
+        if not args.no_pyspiel:
+            small.append(
+                Loop(f"{game_id} pyspiel {p}p", make("pyspiel", game_id, p, args.envs), np.random.default_rng(0))
+            )
+        if args.large:
+            for count, w in ((args.large, 0), (args.large, workers)):
+                env = make("vector", game_id, p, count, workers=w)
+                where = f"{w} workers" if w else "1 process"
+                scaling.append(Loop(f"{game_id} {count} games, {where}", env, np.random.default_rng(0)))
+    return small, scaling
+
+
+def wrapper_loops(game_ids: list[str], p: int) -> list[Loop]:
+    """The playout loops of the wrapper table, :data:`WRAPPER` per game."""
+    rng = np.random.default_rng(0)  # unused by playouts (they draw from their own random.Random)
+    return [Loop(f"{game_id} {how}", Playouts(game_id, p, how), rng) for game_id in game_ids for how in WRAPPER]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -185,37 +325,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--game", action="append", help="our game id (repeatable; default: every served game)")
     parser.add_argument("--no-pyspiel", action="store_true", help="skip our games through the pyspiel loop")
+    parser.add_argument(
+        "--no-wrapper",
+        action="store_true",
+        help="skip the table of playouts through the engine and the OpenSpiel wrapper",
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1 or args.envs < 1 or args.large < 0:
         parser.error("--seconds must be positive, --rounds and --envs at least 1, --large at least 0")
-    workers = args.workers if args.workers is not None else max(2, len(os.sched_getaffinity(0)))
-    small, scaling = [], []
-    games = args.game or encodable_games()
+    games_ = args.game or encodable_games()
     p = args.players
-    for game_id in games:
-        small.append(Loop(f"{game_id} vector {p}p", make("vector", game_id, p, args.envs), np.random.default_rng(0)))
-        if not args.no_pyspiel:
-            small.append(
-                Loop(f"{game_id} pyspiel {p}p", make("pyspiel", game_id, p, args.envs), np.random.default_rng(0))
-            )
-        if args.large:
-            for count, w in ((args.large, 0), (args.large, workers)):
-                env = make("vector", game_id, p, count, workers=w)
-                where = f"{w} workers" if w else "1 process"
-                scaling.append(Loop(f"{game_id} {count} games, {where}", env, np.random.default_rng(0)))
+    small, scaling = vector_loops(args, games_)
     small += [
         Loop(f"{name} (OpenSpiel)", make("openspiel", name, p, args.envs), np.random.default_rng(0))
         for name in REFERENCES
     ]
+    wrapper = [] if args.no_wrapper else wrapper_loops(games_, p)
     print(f"machine: {machine()}")
     print(
         f"steps/s with observations and masks, {p} players, interleaved: {args.rounds} rounds, "
         f"{args.seconds:g} s per loop in all; load average {_load()}"
     )
     try:
-        interleave(small + scaling, args.seconds, args.rounds)
+        interleave(small + scaling + wrapper, args.seconds, args.rounds)
     finally:
-        for loop in small + scaling:
+        for loop in small + scaling + wrapper:
             loop.env.close()
     header = f"{'per wall s':>12} {'per CPU s':>12} {'cores':>7}"
     print(f"{args.envs} games per loop, 1 process")
@@ -229,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     if scaling:
         print(f"scaling: {args.large} games against {args.envs} (ratios per wall s and per CPU s)")
         print(f"{'loop':<{NAME}} {header} {'x wall':>7} {'x CPU':>7}")
-        for i, game_id in enumerate(games):
+        for i, game_id in enumerate(games_):
             base = next(loop for loop in small if loop.label == f"{game_id} vector {p}p")
             print(f"{f'{game_id} {args.envs} games, 1 process':<{NAME}} {_figures(base)} {1:>7.2f} {1:>7.2f}")
             for loop in scaling[2 * i : 2 * i + 2]:
@@ -237,6 +371,10 @@ def main(argv: list[str] | None = None) -> None:
                     f"{loop.label:<{NAME}} {_figures(loop)} "
                     f"{loop.per_wall / base.per_wall:>7.2f} {loop.per_cpu / base.per_cpu:>7.2f}"
                 )
+    if scaling:
+        print_wall_rounds(small, scaling, games_, args.envs, args.large, p)
+    if wrapper:
+        print_wrapper(wrapper, p)
     print(f"load average after: {_load()}")
 
 

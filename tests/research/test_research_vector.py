@@ -229,6 +229,10 @@ def test_research_vector_workers_by_default(monkeypatch: pytest.MonkeyPatch) -> 
     assert vector._check_workers(3, 10) == 3
 
 
+#: The wrapper table's loops per game (benchmarks/selfplay.py's WRAPPER).
+WRAPPER = ("engine apply", "engine apply_legal", "openspiel apply_action", "openspiel apply_action, seed")
+
+
 def test_research_selfplay_benchmark_prints_its_tables() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "selfplay.py"), "--seconds", "0.2", "--rounds", "2", "--envs", "4",
@@ -243,7 +247,17 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
     scaling = next(i for i, line in enumerate(lines) if line.startswith("scaling: 8 games against 4"))
     table = {line[:44].strip(): line[44:].split() for line in lines[4:ratio]}
     ratios = {line[:44].strip(): float(line[44:]) for line in lines[ratio + 1 : scaling]}
-    scale = {line[:44].strip(): line[44:].split() for line in lines[scaling + 2 : -1]}
+    wall = next(i for i, line in enumerate(lines) if line.startswith("wall clock: 8 games against 4, ratio in each"))
+    wrapper = next(i for i, line in enumerate(lines) if line.startswith("OpenSpiel wrapper against the engine"))
+    medians = next(i for i, line in enumerate(lines) if line.startswith("wrapper / engine apply per CPU second"))
+    scale = {line[:44].strip(): line[44:].split() for line in lines[scaling + 2 : wall]}
+    rounds = {line[:44].strip(): line[44:].split() for line in lines[wall + 2 : wrapper]}
+    assert list(rounds) == ["tf22-reload 8 games, 1 process", "tf22-reload 8 games, 2 workers"]
+    assert all(len(row) == 4 and float(row[0]) > 0 and row[1].startswith("(") for row in rounds.values())
+    playouts = {line[:44].strip(): line[44:].split() for line in lines[wrapper + 2 : medians]}
+    assert list(playouts) == [f"tf22-reload {how}" for how in WRAPPER]
+    assert playouts["tf22-reload engine apply"][3] == "1.00" and playouts["tf22-reload engine apply_legal"][4] == "1.00"
+    assert [line[:44].strip() for line in lines[medians + 1 : -1]] == [f"tf22-reload {how}" for how in WRAPPER[2:]]
     assert (
         set(table)
         == set(ratios)
