@@ -241,3 +241,71 @@ def test_research_chance_a_clone_holds_no_future_draw() -> None:
         copy.apply_action(outcome)
         copy.apply_action(copy.chance_outcomes()[0][0])
         assert copy.robotable_state.revealed[0] == outcome
+
+
+@pytest.mark.parametrize("game_id", encodable_games())
+def test_research_chance_a_move_waits_at_its_draws(game_id: str) -> None:
+    """A move with hidden draws is played once, in place, waiting at each undecided draw: in a game
+    never asked for a state at a pending chance node, the state before the move is not kept, and is
+    rebuilt from the history when asked (an observation, a clone); the rebuilt state, a clone's
+    continuation and a replay of the history all reach the same states as the original."""
+    game = ros.load_game(game_id, players=2, max_game_length=4321 + len(game_id), **SETTINGS.get(game_id, {}))
+    rng = random.Random(5)
+    ctx = game.new_initial_state().ctx
+    assert not ctx.keep_before  # a fresh game: nothing asked at a pending node yet
+    for seed in range(40):  # a game in which a move draws (Twin Tin Bots draws only for blue crystals)
+        state = ros.seeded_state(game, seed)
+        before = None
+        while not state.is_terminal() and not (state.is_chance_node() and state.chance_pile):
+            before = state.robotable_state.to_json()  # the state before the next move
+            _move(state, rng)
+        if not state.is_terminal():
+            break
+    assert state.is_chance_node() and before is not None, f"{game_id}: no move drew a card in 40 games"
+    assert state._engine._state is None  # played in place: the state before it is not kept
+    assert state.robotable_state.to_json() == before  # rebuilt from the history
+    assert ctx.keep_before  # from now on kept as a copy
+    clone = state.clone()
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcome = rng.choices(*zip(*state.chance_outcomes()))[0]
+            state.apply_action(outcome)
+            clone.apply_action(outcome)
+        else:
+            action = rng.choice(state.legal_actions()) if not state.is_simultaneous_node() else None
+            if action is None:
+                joint = [rng.choice(state.legal_actions(p) or [0]) for p in range(2)]
+                state.apply_actions(joint)
+                clone.apply_actions(joint)
+            else:
+                state.apply_action(action)
+                clone.apply_action(action)
+        assert clone.history() == state.history()
+        assert clone.robotable_state.to_json() == state.robotable_state.to_json()
+    again = ros.replay(game, [[h.player, h.action] for h in state.full_history()])
+    assert again.robotable_state.to_json() == state.robotable_state.to_json()
+
+
+def test_research_chance_states_dropped_while_waiting() -> None:
+    """States left waiting at a draw can be dropped (their worker greenlets end with them), and play goes
+    on in the same process as before."""
+    import gc
+
+    game = ros.load_game("tf22-reload", players=2, max_game_length=999)
+    rng = random.Random(2)
+    waiting = []
+    for seed in range(30):
+        state = ros.seeded_state(game, seed)
+        while not (state.is_chance_node() and state.chance_pile):
+            _move(state, rng)
+        waiting.append(state)
+    assert all(state._engine.worker is not None for state in waiting)
+    del waiting, state
+    gc.collect()
+    state = ros.seeded_state(game, 99)
+    while not state.is_terminal():
+        _move(state, rng)
+    again = ros.replay(game, [[h.player, h.action] for h in state.full_history()])
+    assert again.robotable_state.to_json() == state.robotable_state.to_json()
