@@ -49,7 +49,8 @@ def test_load_benchmark_plays_across_two_processes_and_prints_its_figures():
     assert float(words[words.index("moves/s") - 1]) > 0
     assert words[words.index("errors") + 1] == "0", done.stdout
     spans = next(line for line in done.stdout.splitlines() if "ack p99 in each 10 s" in line)
-    assert len(spans.split(":")[1].split()) == 2  # 12 s measured: two spans of 10 s
+    # 12 s measured: two spans of 10 s, the second printed only if a move was acknowledged in its 2 s
+    assert 1 <= len(spans.split(":")[1].split()) <= 2
     memory = next(line for line in done.stdout.splitlines() if "RSS at the start of each 10 s" in line)
     assert all(len(sample.split("/")) == 2 for sample in memory.split(":")[1].split())  # two web processes
 
