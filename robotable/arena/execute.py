@@ -7,11 +7,11 @@ once per finished game, in the order games finish (for progress bars).
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from typing import Any
 
+from robotable.ai.processes import local_pool
 from robotable.core import BadInput
 
 from .runner import ArenaGameError, GameResult, play_game
@@ -60,9 +60,8 @@ def run_processes(
     budget: str = "iterations",
 ) -> list[GameResult]:
     """Play the jobs in ``workers`` fresh local processes (spawned: nothing inherited but the job)."""
-    context = multiprocessing.get_context("spawn")
     results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with local_pool(workers) as pool:
         futures = [pool.submit(play_game, game_id, players, dict(options), job, budget) for job in jobs]
         try:
             for future in as_completed(futures):

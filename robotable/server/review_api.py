@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import secrets
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Annotated, Any
@@ -37,6 +36,7 @@ from sqlalchemy import create_engine, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from robotable.ai.processes import local_pool
 from robotable.ai.review import Budget, Review, positions
 from robotable.ai.review.spectator import spectator_refusal
 from robotable.ai.review.text import describe, describe_move, where
@@ -147,7 +147,7 @@ def install(app: FastAPI) -> None:
 def _pool(app: FastAPI) -> Executor:
     """The process that computes reviews (spawned on first use: never the serving process)."""
     if app.state.review_pool is None:
-        app.state.review_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        app.state.review_pool = local_pool(1)
     return app.state.review_pool
 
 

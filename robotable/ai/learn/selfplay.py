@@ -8,9 +8,7 @@ the final ranks.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from robotable import games as registry
@@ -18,6 +16,7 @@ from robotable.core import Rng
 
 from .. import heuristics
 from ..learned import feature_module
+from ..processes import local_pool
 
 #: What one game gives: ``positions`` (per recorded position, one feature row per seat) and ``ranks``.
 GameData = dict[str, Any]
@@ -79,8 +78,7 @@ def generate(
     if ray_address is not None:
         results = _on_ray(game_id, players, parts, epsilon, ray_address, notify)
     elif workers > 1:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with local_pool(workers) as pool:
             futures = [pool.submit(play_games, game_id, players, part, epsilon) for part in parts]
             results = []
             for future in futures:

@@ -481,13 +481,14 @@ def _review_in_processes(
 ) -> dict[int, Moment | str]:
     """The steps ``indexes`` reviewed by ``workers`` processes, a few steps per task (each decision has its
     own seed, so the review is the one a single process makes)."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from multiprocessing import get_context
+    from concurrent.futures import as_completed
+
+    from robotable.ai.processes import local_pool
 
     size = max(1, len(indexes) // (workers * 6))
     chunks = [indexes[i : i + size] for i in range(0, len(indexes), size)]
     found: dict[int, Moment | str] = {}
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+    with local_pool(workers) as pool:
         tasks = {pool.submit(_review_indexes, record.to_json(), chunk, budget): chunk for chunk in chunks}
         for task in as_completed(tasks):
             for index, outcome in zip(tasks[task], task.result()):
