@@ -404,30 +404,13 @@ def _worker_loop(job: tuple[Any, ...]) -> None:
 _WORKERS = threading.local()
 
 
-def _work(job: tuple[Any, ...], worker: Any = None, outcome: int | None = None) -> tuple[Any, Any]:
-    """Run ``job`` in an idle worker greenlet (or continue ``worker`` with the draw's ``outcome``) until
-    it ends or waits for a draw: ``(worker, _Undecided)`` while it waits, ``(None, result)`` once done
-    (the worker goes back to the idle ones)."""
-    idle = getattr(_WORKERS, "idle", None)
-    if idle is None:
+def _idle_workers() -> list[Any]:
+    """This thread's idle worker greenlets."""
+    try:
+        idle: list[Any] = _WORKERS.idle
+    except AttributeError:
         idle = _WORKERS.idle = []
-    here = greenlet.getcurrent()
-    if worker is None:
-        worker = idle.pop() if idle else greenlet.greenlet(_worker_loop)
-        if worker.parent is not here:
-            worker.parent = here
-        reply = worker.switch(job)
-    else:
-        if worker.parent is not here:
-            worker.parent = here
-        reply = worker.switch(outcome)
-    if type(reply) is _Undecided:
-        return worker, reply
-    idle.append(worker)
-    kind, value = reply
-    if kind == "error":
-        raise value
-    return None, value
+    return idle
 
 
 class _Moves(tuple):
@@ -504,9 +487,10 @@ class _Outcomes:
 class _Arranged(list):
     """A hidden pile whose order is not decided until drawn: the ``k``-th draw from its top (``pop()``)
     takes an item of the kind the pile's ``k``-th chance node chose (moved to the top first); when no
-    chance node has chosen yet, the move (played in a worker greenlet, see :func:`_work`) waits there,
+    chance node has chosen yet, the move (played in a worker greenlet, see :func:`_worker_loop`) waits there,
     handing back an :class:`_Undecided` with the kinds in the pile then, in proportion to their counts,
-    until the outcome is given. Shuffles (item assignment) and refills in place keep it watching.
+    until the outcome is given (:meth:`RobotableSpielState._advance`). Shuffles (item assignment) and
+    refills in place keep it watching.
     Piles the game declares ``shared`` are one hidden pool (``pool``): a draw from one counts the kinds
     of all, and may take its item from another (which gets this pile's top item in exchange)."""
 
@@ -541,6 +525,17 @@ class _Arranged(list):
 def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int, float]], Counter[int], bool]:
     """The chance outcomes of a draw from the piles of ``pool``: the kinds of their items in proportion
     to their counts; the counts; whether every item's kind is remembered (``_Outcomes.top_known``)."""
+    if len(pool) == 1:  # one pile whose every item's kind is remembered: counted in C
+        pile = pool[0]
+        table = outcome_of.tables.get(pile.name)
+        if table is not None:
+            try:
+                tally = Counter(map(table.__getitem__, pile))
+            except (KeyError, TypeError):
+                pass
+            else:
+                total = len(pile)
+                return [(outcome, n / total) for outcome, n in sorted(tally.items())], tally, True
     counts: Counter[int] = Counter()
     total = 0
     known = True
@@ -564,7 +559,7 @@ def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int
 def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, ...]], state: State) -> State:
     """Play ``moves`` (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden piles
     arranged (:class:`_Arranged`) so the draws so far take the ``decided`` kinds; then the piles are
-    plain lists again. Run in a worker greenlet (see :func:`_work`): a draw not yet decided waits there."""
+    plain lists again. Run in a worker greenlet (see :func:`_worker_loop`): a draw not yet decided waits there."""
     draws = ctx.game.chance_draws
     if not moves:  # the deal: the state holds the seed's until its draws are all decided
         ctx.game.chance_deal.undeal(state)
@@ -786,13 +781,17 @@ class RobotableSpielState(pyspiel.State):
 
     def _advance(self, outcome: int | None = None) -> None:
         """Play the pending moves up to their next undecided draw (the next chance node), or to their end:
-        in place, in a worker greenlet that waits at the draw for ``outcome`` (see :func:`_work`). A
-        state without a waiting worker (a new move, or a clone or unpickled copy of a waiting state)
+        in place, in a worker greenlet that waits at the draw for ``outcome`` (see :func:`_worker_loop`).
+        A state without a waiting worker (a new move, or a clone or unpickled copy of a waiting state)
         starts one from the state before the move, its draws so far decided as before."""
         engine = self._engine
         assert engine is not None and self._pending is not None
-        if engine.worker is not None:
-            worker, reply = _work((), engine.worker, outcome)
+        here = greenlet.getcurrent()
+        worker = engine.worker
+        if worker is not None:
+            if worker.parent is not here:
+                worker.parent = here
+            reply = worker.switch(outcome)
         else:
             ctx = self._ctx
             live = engine.state
@@ -800,20 +799,30 @@ class RobotableSpielState(pyspiel.State):
                 live = live.clone()
             else:  # the move is played on the state itself: rebuilt from the history if asked for
                 engine.state = None  # type: ignore[assignment]
-            worker, reply = _work((_play_arranged, ctx, self._pending, self._decided, live))
-        engine.worker = worker
-        if worker is not None:
+            idle = _idle_workers()
+            worker = idle.pop() if idle else greenlet.greenlet(_worker_loop)
+            if worker.parent is not here:
+                worker.parent = here
+            reply = worker.switch((_play_arranged, ctx, self._pending, self._decided, live))
+        if type(reply) is _Undecided:
+            engine.worker = worker
             if engine._state is None:
                 engine.owner = weakref.ref(self)
             self._next_pile, self._outcomes, self._possible = reply.name, tuple(reply.outcomes), reply.counts
             return
-        engine.owner = None
-        engine.state = reply
+        engine.worker = engine.owner = None
+        _idle_workers().append(worker)
+        kind, value = reply
+        if kind == "error":
+            raise value
+        engine.state = value
         engine.changed()
         moves, self._pending, self._decided, self._outcomes, self._possible = self._pending, None, {}, (), None
+        own = engine.own
         for seat, index, _ in moves:
-            engine.own[seat].append(index)
-        engine.observed([(seat, index) for seat, index, _ in moves])
+            own[seat].append(index)
+        if engine.recall is not None:
+            engine.observed([(seat, index) for seat, index, _ in moves])
         if moves:
             self._step()
 
@@ -824,7 +833,8 @@ class RobotableSpielState(pyspiel.State):
             possible = self._possible = dict(self._outcomes)
         if outcome not in possible:
             raise BadInput(f"{self._ctx.game.id}: {outcome} is not a possible draw from {self._next_pile}")
-        self._decided = {**self._decided, self._next_pile: (*self._decided.get(self._next_pile, ()), outcome)}
+        decided = self._decided
+        decided[self._next_pile] = (*decided.get(self._next_pile, ()), outcome)  # a clone has its own copy
         engine = self._engine
         assert engine is not None
         engine.entries += 1
@@ -832,15 +842,21 @@ class RobotableSpielState(pyspiel.State):
         self._advance(outcome)
 
     def _apply_action(self, action: int) -> None:
-        self._apply_one(action)
+        if self._pending is not None:
+            self._draw(action)
+        elif self._engine is not None and self._ctx.chance_draws and not self._hidden:  # a move, explicit chance
+            seat = self.current_player()
+            chosen = self._legal_memo(seat)[0].get(action)
+            if chosen is None:
+                raise BadInput(f"{self._ctx.game.id}: action {action} is not legal for seat {seat}")
+            self._begin([(seat, action, chosen)], 1)
+        else:
+            self._apply_one(action)
         if self._engine is not None:
             self._engine.changed()  # the memos of the state before (current player, legal actions, views)
 
     def _apply_one(self, action: int) -> None:
         ctx = self._ctx
-        if self._pending is not None:
-            self._draw(action)
-            return
         if self._engine is None:
             if not 0 <= action < CHANCE_OUTCOMES:
                 raise BadInput(f"a seed byte is 0 to {CHANCE_OUTCOMES - 1}, got {action}")
@@ -907,7 +923,9 @@ class RobotableSpielState(pyspiel.State):
     def _step(self) -> None:
         self._steps += 1
         state = self._engine.state  # type: ignore[union-attr]
-        stopped = round_limit_result(self._ctx.game, state, self._ctx.max_rounds)
+        stopped = (
+            None if self._ctx.max_rounds is None else round_limit_result(self._ctx.game, state, self._ctx.max_rounds)
+        )
         if stopped is not None:
             self._cut = True
             self._cut_payoffs = [stopped.payoff(seat) for seat in range(self._ctx.players)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -283,3 +284,45 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
         "1.00",
         "1.00",
     ]
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie not yet reaped counts as ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    return "\nState:\tZ" in status
+
+
+@pytest.mark.parametrize("ending", ["exit", "kill"])
+def test_research_vector_no_orphan_workers(ending: str) -> None:
+    """Worker processes end with the process that started them, whether it exits without ``close()`` or
+    is killed (SIGKILL): nothing is left running."""
+    script = (
+        "import sys\n"
+        "from robotable.adapters.vector import VectorEnv\n"
+        "if __name__ == '__main__':\n"
+        "    env = VectorEnv('tf22-reload', num_envs=4, seed=1, workers=2)\n"
+        "    env.reset()\n"
+        "    print(' '.join(str(p.pid) for p in env._processes), flush=True)\n"
+        "    sys.stdin.readline()\n"  # then exits without close()
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert process.stdout is not None and process.stdin is not None
+    workers = [int(pid) for pid in process.stdout.readline().split()]
+    assert len(workers) == 2 and not any(_gone(pid) for pid in workers)
+    if ending == "kill":
+        process.kill()
+    else:
+        process.stdin.write("\n")
+        process.stdin.flush()
+    process.wait(timeout=60)
+    process.stdin.close()
+    process.stdout.close()
+    deadline = time.monotonic() + 30
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling for a condition, bounded by the deadline
+    assert all(_gone(pid) for pid in workers)
