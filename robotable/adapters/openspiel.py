@@ -60,6 +60,7 @@ import threading
 import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
+from itertools import chain
 from math import prod
 from typing import Any, SupportsIndex
 
@@ -525,33 +526,19 @@ class _Arranged(list):
 def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int, float]], Counter[int], bool]:
     """The chance outcomes of a draw from the piles of ``pool``: the kinds of their items in proportion
     to their counts; the counts; whether every item's kind is remembered (``_Outcomes.top_known``)."""
-    if len(pool) == 1:  # one pile whose every item's kind is remembered: counted in C
-        pile = pool[0]
-        table = outcome_of.tables.get(pile.name)
-        if table is not None:
-            try:
-                tally = Counter(map(table.__getitem__, pile))
-            except (KeyError, TypeError):
-                pass
-            else:
-                total = len(pile)
-                return [(outcome, n / total) for outcome, n in sorted(tally.items())], tally, True
-    counts: Counter[int] = Counter()
-    total = 0
-    known = True
-    for pile in pool:
-        total += len(pile)
-        table = outcome_of.tables.get(pile.name)
-        if table is not None:
-            try:  # every item's kind remembered: counted in C
-                counts.update(Counter(map(table.__getitem__, pile)))
-                continue
-            except (KeyError, TypeError):  # an item not remembered yet (counts unchanged)
-                pass
-        one: Counter[int] = Counter()
-        for item in pile:
-            one[outcome_of(pile.name, item)] += 1
-        counts.update(one)
+    total = sum(map(len, pool))
+    tables = outcome_of.tables
+    try:  # every item's kind remembered: counted in C
+        if len(pool) == 1:
+            counts = Counter(map(tables[pool[0].name].__getitem__, pool[0]))
+        else:
+            counts = Counter(chain.from_iterable(map(tables[pile.name].__getitem__, pile) for pile in pool))
+        known = True
+    except (KeyError, TypeError):  # an item (or a pile) not remembered yet
+        counts = Counter()
+        for pile in pool:
+            for item in pile:
+                counts[outcome_of(pile.name, item)] += 1
         known = False
     return [(outcome, n / total) for outcome, n in sorted(counts.items())], counts, known
 
