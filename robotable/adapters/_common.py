@@ -91,10 +91,11 @@ def load_encodable(game_id: str) -> Game:
 #: Per game, the index of each action seen (actions are frozen values and ``action_index`` never looks
 #: at a state, so an action's index never changes).
 _INDICES: dict[str, dict[Action, int]] = {}
-#: Per game, ``id(action) -> (action, index)`` for the action objects seen: engines that hand out the
-#: same action objects again (TF22, Twin Tin Bots) are looked up without hashing them. The entry holds
-#: the action itself, so its id cannot be reused while the entry exists (``is`` checks it).
-_BY_ID: dict[str, dict[int, tuple[Action, int]]] = {}
+#: Per game, ``id(action) -> index`` for the action objects seen: engines that hand out the same action
+#: objects again (TF22, Twin Tin Bots) are looked up without hashing them, in C. ``_ALIVE`` holds each of
+#: those objects, so its id cannot be reused by another object while the entry exists.
+_BY_ID: dict[str, dict[int, int]] = {}
+_ALIVE: dict[str, list[Action]] = {}
 _MEMO_LIMIT = 100_000
 
 
@@ -108,21 +109,23 @@ def legal_by_index(game: Game, state: State, seat: int) -> dict[int, Action]:
     by_id = _BY_ID.get(game.id)
     if by_id is None or len(by_id) > _MEMO_LIMIT:
         by_id = _BY_ID[game.id] = {}
-    known = _INDICES.get(game.id)
-    if known is None or len(known) > _MEMO_LIMIT:
-        known = _INDICES[game.id] = {}
+        _ALIVE[game.id] = []
     actions = state.legal_actions(seat)
-    legal: dict[int, Action] = {}
-    for action in actions:
-        entry = by_id.get(id(action))
-        if entry is not None and entry[0] is action:
-            legal[entry[1]] = action
-            continue
-        i = known.get(action)
-        if i is None:
-            i = known[action] = game.action_index(action)
-        by_id[id(action)] = (action, i)
-        legal[i] = action
+    indices = list(map(by_id.get, map(id, actions)))
+    legal: dict[Any, Action] = dict(zip(indices, actions))
+    if None in legal:  # actions not seen before: their index, remembered
+        known = _INDICES.get(game.id)
+        if known is None or len(known) > _MEMO_LIMIT:
+            known = _INDICES[game.id] = {}
+        alive = _ALIVE[game.id]
+        for at, action in enumerate(actions):
+            if indices[at] is None:
+                i = known.get(action)
+                if i is None:
+                    i = known[action] = game.action_index(action)
+                by_id[id(action)] = indices[at] = i
+                alive.append(action)
+        legal = dict(zip(indices, actions))
     if len(legal) != len(actions):
         _shared_index(game, actions)
     return legal

@@ -545,26 +545,33 @@ def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int
 
 def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, ...]], state: State) -> State:
     """Play ``moves`` (or the deal again: ``undeal``, then ``deal``) on ``state``, its hidden piles
-    arranged (:class:`_Arranged`) so the draws so far take the ``decided`` kinds; then the piles are
-    plain lists again. Run in a worker greenlet (see :func:`_worker_loop`): a draw not yet decided waits there."""
+    arranged (:class:`_Arranged`) so the draws so far take the ``decided`` kinds. Run in a worker
+    greenlet (see :func:`_worker_loop`): a draw not yet decided waits there.
+
+    The piles stay arranged after the move (the next move on this state reuses them, its draws set
+    anew): the engine's own copies (``clone``, ``to_json``, ``determinize``) copy a pile into a plain
+    list, so an arranged pile never leaves the state it was made for. A pile the game replaced by a new
+    list is arranged again."""
     draws = ctx.game.chance_draws
     if not moves:  # the deal: the state holds the seed's until its draws are all decided
         ctx.game.chance_deal.undeal(state)
-    outcome_of = ctx.outcome_of
-    piles = {
-        name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in draws.piles(state).items()
-    }
-    for names in getattr(draws, "shared", ()):
-        pool = [piles[name] for name in names]
-        for pile in pool:
-            pile.pool = [pile, *(other for other in pool if other is not pile)]
-    draws.replace(state, piles)
+    current = draws.piles(state)
+    if all(type(pile) is _Arranged for pile in current.values()):
+        for name, pile in current.items():
+            pile.decided, pile.drawn = decided.get(name, ()), 0
+    else:
+        outcome_of = ctx.outcome_of
+        piles = {name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in current.items()}
+        for names in getattr(draws, "shared", ()):
+            pool = [piles[name] for name in names]
+            for pile in pool:
+                pile.pool = [pile, *(other for other in pool if other is not pile)]
+        draws.replace(state, piles)
     if moves:
         for seat, _, action in moves:
             state.apply_legal(seat, action)
     else:
         ctx.game.chance_deal.deal(state)
-    draws.replace(state, {name: list(pile) for name, pile in draws.piles(state).items()})
     return state
 
 
