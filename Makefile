@@ -43,7 +43,7 @@ REDIS       ?= redis://127.0.0.1:6379/0
 cluster: $(VENV)/.installed-run
 	$(BIN)/python -m robotable.server.cluster --database $(DATABASE) --redis $(REDIS) --web 2 --workers 1 --port 8001
 
-# The suite runs on every core (pytest-xdist, -n auto in pyproject.toml); the slowest 25 tests are listed
+# The suite runs two workers a core (pytest-xdist, -n auto in pyproject.toml, tests/conftest.py); the slowest 25 tests are listed
 # at the end, to see where its time goes.
 test: setup
 	$(BIN)/ruff check .
