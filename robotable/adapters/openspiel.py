@@ -185,11 +185,11 @@ class _Engine:
     draw, in a worker greenlet (``worker``) that waits there for the chance node's outcome; ``state``
     is then the state before the move (what a clone copies and an observer reads). It is kept as a
     copy once a game has been asked for it at such a node (``_Context.keep_before``); until then it is
-    rebuilt on demand by replaying the owner's history (``owner``, ``entries``: the history items of
-    the pending move and its draws).
+    rebuilt on demand by replaying the owner's history up to the move (``owner``; ``start``: the history
+    items before the move).
     """
 
-    __slots__ = ("_state", "entries", "own", "owner", "recall", "version", "worker")
+    __slots__ = ("_state", "own", "owner", "recall", "start", "version", "worker")
 
     def __init__(self, state: State, own: list[list[int]], recall: list[_Recall] | None = None) -> None:
         self._state: State | None = state
@@ -198,7 +198,7 @@ class _Engine:
         self.version = next(_UIDS)
         self.worker: Any = None  # a greenlet suspended at the pending move's next undecided draw
         self.owner: Any = None  # a weak reference to the pyspiel state, while ``_state`` is not kept
-        self.entries = 0
+        self.start = 0
 
     @property
     def state(self) -> State:
@@ -224,7 +224,7 @@ class _Engine:
             seed = int.from_bytes(owner._seed, "big")
             return ctx.game.start(ctx.players, seed=seed, options=ctx.options)
         history = [[h.player, h.action] for h in owner.full_history()]
-        again = replay(owner.get_game(), history[: len(history) - self.entries])
+        again = replay(owner.get_game(), history[: self.start])
         return again._engine.state  # type: ignore[union-attr]
 
     def changed(self) -> None:
@@ -596,6 +596,7 @@ class RobotableSpielState(pyspiel.State):
         self._possible: Mapping[int, Any] | None = None  # the outcomes, for lookups (rebuilt when missing)
         self._hidden: tuple[int, ...] = ()  # safe clones: seats whose secret choice was withdrawn (chance)
         self._sampled = False  # a sample of an information state: its clones are plain copies
+        self._length = 0  # items in pyspiel's history
         self._replayable = True  # its history replays to it (not a safe clone's withdrawal, not a determinization)
         self._player_at, self._player = 0, 0  # the current player last computed, and the state version then
 
@@ -765,12 +766,12 @@ class RobotableSpielState(pyspiel.State):
 
     # -- chance_draws: a move's hidden draws as chance nodes ------------------------------------------
 
-    def _begin(self, moves: list[tuple[int, int, Action]], entries: int) -> None:
-        """Hold ``moves`` (seat, index, action; checked legal; ``[]``: the deal; ``entries`` history items)
-        until the draws they make are decided by chance nodes."""
+    def _begin(self, moves: list[tuple[int, int, Action]]) -> None:
+        """Hold ``moves`` (seat, index, action; checked legal; ``[]``: the deal) until the draws they make
+        are decided by chance nodes."""
         self._pending = _Moves(moves)
         self._decided = {}
-        self._engine.entries = entries  # type: ignore[union-attr]
+        self._engine.start = self._length  # type: ignore[union-attr]  # history items before the move
         self._advance()
 
     def _advance(self, outcome: int | None = None) -> None:
@@ -783,10 +784,13 @@ class RobotableSpielState(pyspiel.State):
         here = greenlet.getcurrent()
         worker = engine.worker
         if worker is not None:
-            if worker.parent is not here:
-                worker.parent = here
-            reply = worker.switch(outcome)
-        else:
+            try:
+                if worker.parent is not here:
+                    worker.parent = here
+                reply = worker.switch(outcome)
+            except (greenlet.error, ValueError):  # made in another thread: start again in this one
+                worker = engine.worker = None
+        if worker is None:
             ctx = self._ctx
             live = engine.state
             if ctx.keep_before or not self._replayable:
@@ -831,7 +835,6 @@ class RobotableSpielState(pyspiel.State):
         decided[self._next_pile] = (*decided.get(self._next_pile, ()), outcome)  # a clone has its own copy
         engine = self._engine
         assert engine is not None
-        engine.entries += 1
         engine.changed()
         self._advance(outcome)
 
@@ -843,9 +846,10 @@ class RobotableSpielState(pyspiel.State):
             chosen = self._legal_memo(seat)[0].get(action)
             if chosen is None:
                 raise BadInput(f"{self._ctx.game.id}: action {action} is not legal for seat {seat}")
-            self._begin([(seat, action, chosen)], 1)
+            self._begin([(seat, action, chosen)])
         else:
             self._apply_one(action)
+        self._length += 1  # pyspiel's history grows by this action once it returns
         if self._engine is not None:
             self._engine.changed()  # the memos of the state before (current player, legal actions, views)
 
@@ -863,7 +867,7 @@ class RobotableSpielState(pyspiel.State):
                 if ctx.recall:
                     self._engine.recall = [_Recall() for _ in range(ctx.players)]
                 if dealing:
-                    self._begin([], 0)
+                    self._begin([])
                 else:
                     self._engine.observed([])
             return
@@ -875,13 +879,14 @@ class RobotableSpielState(pyspiel.State):
             chosen = self._legal(seat).get(action)
             if chosen is None:
                 raise BadInput(f"{ctx.game.id}: action {action} is not legal for seat {seat}")
-            self._begin([(seat, action, chosen)], 1)
+            self._begin([(seat, action, chosen)])
             return
         self._play(self.current_player() if withdrawn is None else withdrawn, action)
         self._step()
 
     def _apply_actions(self, actions: list[int]) -> None:
         self._apply_joint(actions)
+        self._length += len(actions)  # pyspiel's history: one item per seat
         self._engine.changed()  # type: ignore[union-attr]  # the memos of the state before
 
     def _apply_joint(self, actions: list[int]) -> None:
@@ -892,7 +897,7 @@ class RobotableSpielState(pyspiel.State):
                 raise BadInput(f"{self._ctx.game.id}: action {actions[seat]} is not legal for seat {seat}")
         if self._ctx.chance_draws:
             moves = [(seat, actions[seat], options[actions[seat]]) for seat, options in zip(seats, legal)]
-            self._begin(moves, len(actions))
+            self._begin(moves)
             return
         engine = self._engine
         assert engine is not None

@@ -309,3 +309,35 @@ def test_research_chance_states_dropped_while_waiting() -> None:
         _move(state, rng)
     again = ros.replay(game, [[h.player, h.action] for h in state.full_history()])
     assert again.robotable_state.to_json() == state.robotable_state.to_json()
+
+
+def test_research_chance_a_waiting_state_goes_on_in_another_thread() -> None:
+    """A state waiting at a draw can be continued in another thread (its worker greenlet belongs to the
+    thread that began the move, so the move is played again there from the state before it): the game
+    reaches the same states as in one thread."""
+    import threading
+
+    game = ros.load_game("tf22-reload", players=2, max_game_length=998)
+    state = ros.seeded_state(game, 4)
+    rng = random.Random(3)
+    while not (state.is_chance_node() and state.chance_pile):
+        _move(state, rng)
+    assert state._engine.worker is not None
+    twin = ros.replay(game, [[h.player, h.action] for h in state.full_history()])
+    errors: list[BaseException] = []
+
+    def finish(target: pyspiel.State, seed: int) -> None:
+        try:
+            moves = random.Random(seed)
+            while not target.is_terminal():
+                _move(target, moves)
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=finish, args=(state, 8))
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive() and not errors, errors
+    finish(twin, 8)
+    assert twin.history() == state.history()
+    assert twin.robotable_state.to_json() == state.robotable_state.to_json()
