@@ -495,15 +495,16 @@ class _Arranged(list):
     Piles the game declares ``shared`` are one hidden pool (``pool``): a draw from one counts the kinds
     of all, and may take its item from another (which gets this pile's top item in exchange)."""
 
-    __slots__ = ("decided", "drawn", "name", "outcome_of", "pool")
+    __slots__ = ("decided", "drawn", "live", "name", "outcome_of", "pool")
 
     def __init__(self, items: list[Any], name: str, outcome_of: _Outcomes, decided: tuple[int, ...]) -> None:
         super().__init__(items)
         self.name, self.outcome_of, self.decided, self.drawn = name, outcome_of, decided, 0
+        self.live = False  # a move is being played in its worker greenlet (else: a plain list's pop)
         self.pool: list[_Arranged] = [self]
 
     def pop(self, index: SupportsIndex = -1, /) -> Any:
-        if index != -1:  # not a draw from the top
+        if index != -1 or not self.live:  # not a draw from the top of a move being played
             return super().pop(index)
         if not self:
             return super().pop()
@@ -549,9 +550,9 @@ def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, .
     greenlet (see :func:`_worker_loop`): a draw not yet decided waits there.
 
     The piles stay arranged after the move (the next move on this state reuses them, its draws set
-    anew): the engine's own copies (``clone``, ``to_json``, ``determinize``) copy a pile into a plain
-    list, so an arranged pile never leaves the state it was made for. A pile the game replaced by a new
-    list is arranged again."""
+    anew; between moves they draw as plain lists): the engine's own copies (``clone``, ``to_json``,
+    ``determinize``) copy a pile into a plain list, so an arranged pile never leaves the state it was
+    made for. A pile the game replaced by a new list is arranged again."""
     draws = ctx.game.chance_draws
     if not moves:  # the deal: the state holds the seed's until its draws are all decided
         ctx.game.chance_deal.undeal(state)
@@ -567,11 +568,16 @@ def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, .
             for pile in pool:
                 pile.pool = [pile, *(other for other in pool if other is not pile)]
         draws.replace(state, piles)
+    arranged = list(draws.piles(state).values())
+    for pile in arranged:
+        pile.live = True
     if moves:
         for seat, _, action in moves:
             state.apply_legal(seat, action)
     else:
         ctx.game.chance_deal.deal(state)
+    for pile in arranged:  # a pop outside a move (someone else's use of the state) is a plain list's
+        pile.live = False
     return state
 
 

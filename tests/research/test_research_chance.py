@@ -341,3 +341,24 @@ def test_research_chance_a_waiting_state_goes_on_in_another_thread() -> None:
     finish(twin, 8)
     assert twin.history() == state.history()
     assert twin.robotable_state.to_json() == state.robotable_state.to_json()
+
+
+def test_research_chance_piles_between_moves_are_plain() -> None:
+    """Between moves a state's hidden piles draw as plain lists: a move applied straight to the Robotable
+    state (outside the wrapper) reveals the top cards, as the engine does."""
+    game = ros.load_game("tf22-reload", players=2, max_game_length=997)
+    state = ros.seeded_state(game, 6)
+    rng = random.Random(6)
+    for _ in range(3):  # a few battles: the deck is arranged by now
+        while not state.is_terminal() and (state.is_chance_node() or state.is_simultaneous_node()):
+            _move(state, rng)
+        _move(state, rng)
+    engine = state.robotable_state
+    plain = engine.clone()  # the same position with a plain list for a deck
+    assert type(engine.deck) is not list and type(plain.deck) is list and plain.deck == engine.deck
+    battle = engine.battle
+    for copy in (engine, plain):
+        while not copy.is_over() and copy.battle == battle:
+            seat = copy.to_act()[0]
+            copy.apply(seat, copy.legal_actions(seat)[0])
+    assert engine.to_json() == plain.to_json()
