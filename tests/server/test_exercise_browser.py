@@ -22,7 +22,8 @@ def reviewed_table(server: Any, token: str, game: str) -> tuple[str, list[dict[s
     """A 2-player ``game`` of ``token``'s account (seat 0, first legal moves) against a bot (random in TF22,
     else the heuristic), played out and reviewed: the table and its exercises (every decision where the
     search would have played otherwise)."""
-    body = {"game": game, "num_players": 2, "seats": [HUMAN, BOT if game == "tf22-reload" else HEURISTIC]}
+    # a fixed deal (seed 7): whether seat 0 differs from the search somewhere depends on the deal
+    body = {"game": game, "num_players": 2, "seats": [HUMAN, BOT if game == "tf22-reload" else HEURISTIC], "seed": 7}
     with httpx.Client(base_url=server.url, timeout=60) as http:
         table = http.post("/api/tables", json=body, headers=bearer(token)).json()["table"]["id"]
         play_out(http, table, 0, token)
