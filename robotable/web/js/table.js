@@ -19,6 +19,7 @@ const page = {
   seat: null, // the seat this page plays, null = spectator
   socket: null,
   current: null, // last snapshot/update message
+  inbox: Promise.resolve(), // the socket's messages, handled one after another
   log: [],
   renderer: null,
   pending: false,
@@ -101,7 +102,12 @@ function connect() {
     page.retry = 0;
     loadChat(); // the lines written while this page was away, then each new one over the socket
   });
-  socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+  // one message at a time, in the order they came: the first snapshot waits for the game's renderer to
+  // load, and an update handled before it would then be overwritten by the older snapshot
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    page.inbox = page.inbox.then(() => handle(msg)).catch(reportError);
+  });
   socket.addEventListener("close", (event) => {
     if (socket !== page.socket || page.closing) return;
     if (event.code >= 4400 && event.code < 4500) {
