@@ -21,6 +21,7 @@ from people import new_table
 
 from robotable.server import create_app
 from robotable.server.wallclock import CLOCK, WallClock
+from tests.conftest import failed
 
 #: The PostgreSQL the tests use (trust auth); override with ROBOTABLE_TEST_PG_URL.
 PG_URL = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -35,6 +36,10 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+#: Lines of a server's log shown in the report of a test that failed.
+LOG_TAIL = 80
 
 
 @dataclass
@@ -118,7 +123,7 @@ class ServerProcess:
 
 
 @pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+def server_factory(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., ServerProcess]]:
     """Start server processes on a SQLite file in tmp_path (all stopped at the end).
 
     Their bots think in a thread of the server process (``--bots inline``, as in-process apps do): the
@@ -142,6 +147,11 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 
     yield start
     for server in started:
+        if failed(request.node) and server.log is not None and server.log.exists():
+            # the server's side of a failure, in the test's report (teardown's captured output)
+            lines = server.log.read_text(errors="replace").splitlines()
+            print(f"--- the last {min(len(lines), LOG_TAIL)} lines of {server.url}'s log ---")
+            print("\n".join(lines[-LOG_TAIL:]))
         server.stop()
 
 
