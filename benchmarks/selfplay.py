@@ -44,7 +44,7 @@ from open_spiel.python import games as _openspiel_python_games  # noqa: F401  (r
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.compare_openspiel import machine
+from benchmarks.compare_openspiel import machine, spiel_playout
 from robotable import games
 from robotable.adapters import openspiel as ros
 from robotable.adapters._common import encodable_games
@@ -131,20 +131,7 @@ class Playouts:
         """One game; its decisions."""
         rng = self.rng
         if self.how.startswith("openspiel"):
-            state = self.spiel.new_initial_state()
-            steps = 0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes())
-                    state.apply_action(rng.choices(outcomes, probs)[0])
-                elif state.is_simultaneous_node():
-                    legal = [state.legal_actions(p) for p in range(self.players)]
-                    state.apply_actions([rng.choice(a) if a else 0 for a in legal])
-                    steps += sum(1 for a in legal if a)
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
-                    steps += 1
-            return steps
+            return spiel_playout(self.spiel, rng)
         state = self.engine.start(self.players, seed=rng.randrange(1 << 62))
         checked = self.how == "engine apply"
         steps = 0
