@@ -112,6 +112,7 @@ class RobotsOnTheLine(Game):
         "heuristics": "robotable.ai.heuristics.robots_on_the_line",
         "terminal": "robotable.terminal.robots_on_the_line",
         "web_data": "robotable.games.robots_on_the_line",
+        "tutorial": "robotable.games.robots_on_the_line.tutorial",
     }
 
     def check_options(self, options: Mapping[str, Any] | None, num_players: int) -> dict[str, Any]:

@@ -50,6 +50,7 @@ class Tf22Reload(Game):
         "heuristics": "robotable.ai.heuristics.tf22_reload",
         "terminal": "robotable.terminal.tf22_reload",
         "web_data": "robotable.games.tf22_reload",
+        "tutorial": "robotable.games.tf22_reload.tutorial",
     }
 
     def new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> Tf22State:

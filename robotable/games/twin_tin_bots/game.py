@@ -104,6 +104,7 @@ class TwinTinBots(Game):
         "heuristics": "robotable.ai.heuristics.twin_tin_bots",
         "terminal": "robotable.terminal.twin_tin_bots",
         "web_data": "robotable.games.twin_tin_bots",
+        "tutorial": "robotable.games.twin_tin_bots.tutorial",
     }
     options = (
         Option("simplified", False, "Simplified rules: one robot per colour and no Special Orders"),
