@@ -45,6 +45,7 @@ from . import (
     profile_api,
     review_api,
     session_end,
+    tutorial_api,
 )
 from .accounts import Account
 from .auth import CurrentAccount, OptionalAccount, RateLimits, websocket_auth
@@ -176,6 +177,7 @@ def create_app(
     review_api.install(app)  # GET /api/tables/{id}/review, computed in a background process
     hint_api.install(app)  # POST /api/tables/{id}/hint, on unrated tables
     exercise_api.install(app)  # /api/exercises: find the better move, played
+    tutorial_api.install(app)  # /api/tutorials and /tutorial/{game}: each game's lessons, no account
     add_pages(app)
     add_api(app)
     add_websocket(app)
