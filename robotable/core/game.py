@@ -66,7 +66,9 @@ class Game(ABC):
     #:   ``prune``, ``LEVELS``; see :mod:`robotable.ai.heuristics`);
     #: - ``"terminal"``: the module of the terminal renderer (``render``, ``describe``, ``log``);
     #: - ``"web_data"``: the package whose ``data/`` folder holds the public JSON data files the web client
-    #:   may fetch (catalogues, layouts; nothing hidden).
+    #:   may fetch (catalogues, layouts; nothing hidden);
+    #: - ``"tutorial"``: the module of the game's tutorial (``LESSONS``, the path of its lessons file, and
+    #:   optionally ``complete(partial)``; see :mod:`robotable.core.tutorial`).
     hooks: ClassVar[Mapping[str, str]] = {}
     #: The game's observation tensor for the research adapters: an
     #: :class:`~robotable.core.observation.ObservationEncoder` built in ``games/<id>/observation.py`` from the

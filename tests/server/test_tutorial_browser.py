@@ -16,15 +16,34 @@ import httpx
 import pytest
 from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
 
+from robotable.core.i18n import translate
+
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
 
 
-def expected(server: Any, game: str, lesson: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """The move the lesson's current step waits for, after ``moves`` (the first the server lists)."""
+def lesson_state(server: Any, game: str, lesson: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The lesson after ``moves``, as the server answers it (``expected``: the moves the step waits for)."""
     answer = httpx.post(f"{server.url}/api/tutorials/{game}/{lesson}/state", json={"moves": moves}, timeout=30)
     assert answer.status_code == 200, answer.text
-    return answer.json()["expected"][0]
+    return answer.json()
+
+
+def answers(page) -> tuple[int, int]:
+    """How many moves the page has had accepted, and how many hints it has shown."""
+    return page.evaluate("[Number(document.body.dataset.accepted || 0), Number(document.body.dataset.hints || 0)]")
+
+
+def confirm_if_asked(page, before: tuple[int, int]) -> None:
+    """Robots on the Line asks to confirm a costly move: press Confirm when it does (or the move is in)."""
+    accepted, hints = before
+    body = "document.body.dataset"
+    page.wait_for_function(
+        f"() => Number({body}.accepted || 0) > {accepted} || Number({body}.hints || 0) > {hints}"
+        " || !!document.getElementById('confirm-move')"
+    )
+    if page.locator("#confirm-move").count():
+        page.locator("#confirm-move").click()
 
 
 def no_overflow(page) -> None:
@@ -35,7 +54,7 @@ def no_overflow(page) -> None:
 # -- each game's controls, for one action --------------------------------------------------------------
 
 
-def ttb_move(page, action: dict[str, Any]) -> None:
+def ttb_move(page, action: dict[str, Any], state: dict[str, Any]) -> None:
     """Make a Twin Tin Bots move with the table's controls: stage it (its preview appears), then confirm."""
     mine = ".colour-panel.mine"
     kind = action["type"]
@@ -67,17 +86,106 @@ def ttb_move(page, action: dict[str, Any]) -> None:
 
 def ttb_wrong(page) -> None:
     """A legal move that is not the first lesson's goal: Forward 2x on A1 (the step asks for Forward 1x)."""
-    ttb_move(page, {"type": "place", "slot": 0, "tile": "forward_2"})
+    ttb_move(page, {"type": "place", "slot": 0, "tile": "forward_2"}, {})
 
 
-MOVES: dict[str, Callable[[Any, dict[str, Any]], None]] = {"twin-tin-bots": ttb_move}
-WRONG: dict[str, Callable[[Any], None]] = {"twin-tin-bots": ttb_wrong}
+def tf22_move(page, action: dict[str, Any], state: dict[str, Any]) -> None:
+    """Make a TF22 move with the table's controls: a card of the hand, the R card's uses, the load choices."""
+    kind = action["type"]
+    if kind == "play":
+        page.locator(f".hand [data-legal='play'][data-value='{action['value']}']").click()
+    elif kind.startswith("r_"):
+        page.locator("[data-rcard]").click()
+        k = [a for a in state["legal"] if a["type"] == kind].index(action)
+        page.locator(f".r-panel [data-focus='r:{kind}:{k}']").click()
+    elif kind == "load":
+        page.locator(f".load-area [data-focus='load-btn:{action['slot']}']").click()
+    elif kind == "reload":
+        k = [a for a in state["legal"] if a["type"] == kind].index(action)
+        page.locator(f".load-area [data-focus='reload:{k}']").click()
+    elif kind == "return":
+        page.locator(".load-area [data-focus='return']").click()  # with other choices open it asks once more
+        page.locator(".load-area [data-legal='return']").click()
+    else:
+        raise AssertionError(f"no control for {action}")
+
+
+def tf22_wrong(page) -> None:
+    """A legal card that is not the first lesson's goal: the 1, which loses to the opponent's 4."""
+    page.locator(".hand [data-legal='play'][data-value='1']").click()
+
+
+#: Robots on the Line's controls for each kind of move: the selectors clicked in turn (filled in from the action).
+ROTL_CLICKS: dict[str, list[str]] = {
+    "take_part": ["[data-take='{line}-{space}']"],
+    "flip_switch": ["[data-switch='{line}-{section}']"],
+    "search_junk": ["[data-show-pile='{pile}']", "[data-pile-list='{pile}'] [data-search='{part}']"],
+    "trade_junk": ["[data-trade-pile='{pile}']", "[data-hand='{part}'].legal"],
+    "take_torso": ["#take-torso"],
+    "swap_torso": ["#swap-torso"],
+    "choose_torso": ["#choose-torso", "[data-choose='{torso}']"],
+    "sell_part": ["[data-hand='{part}']", "[data-sell-part='{part}']"],
+    "accept": ["[data-accept='{offer}']"],
+    "decline": ["[data-decline='{offer}']"],
+    "stop_picking": ["[data-pick='stop_picking']"],
+    "end_turn": ["#end-turn"],
+}
+
+
+def rotl_move(page, action: dict[str, Any], state: dict[str, Any]) -> None:
+    """Make a Robots on the Line move with the table's controls (and its Confirm for costly moves)."""
+    kind = action["type"]
+    before = answers(page)
+    if kind in ROTL_CLICKS:
+        for selector in ROTL_CLICKS[kind]:
+            page.locator(selector.format(**action)).click()
+    elif kind == "flip_switches":
+        for line, section in (action["on"], action["off"]):
+            page.locator(f"[data-switch='{line}-{section}']").click()
+    elif kind == "sell_robot":  # the workbench: the helper's suggestion for the buyer, then Sell
+        page.locator("#open-bench").click()
+        page.wait_for_selector("#bench-measures[data-state=ready]")
+        page.wait_for_function("() => document.body.dataset.evaluating !== '1'")
+        page.locator("#suggest").click()
+        page.locator(f"[data-suggestion='{action['buyer']}']").click()
+        page.locator(f"[data-bench-buyer='{action['buyer']}'] [data-sell]").click()
+    elif kind == "offer":
+        page.locator(f"[data-offer-to='{action['to']}']").click()
+        for side, parts in ((0, action["give"]), (1, action["take"])):
+            for part in parts:
+                page.locator(".offer-side").nth(side).locator(f"[data-pick='{part}']").click()
+        page.locator("#send-offer").click()
+    elif kind == "pick_junk":
+        k = [a for a in state["legal"] if a["type"] == kind].index(action)
+        page.locator("[data-pick='pick_junk']").nth(k).click()
+    else:
+        raise AssertionError(f"no control for {action}")
+    confirm_if_asked(page, before)
+
+
+def rotl_wrong(page) -> None:
+    """A legal move that is not the first lesson's goal: taking the top torso (the step asks for a part)."""
+    before = answers(page)
+    page.locator("#take-torso").click()
+    confirm_if_asked(page, before)
+
+
+MOVES: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], None]] = {
+    "twin-tin-bots": ttb_move,
+    "tf22-reload": tf22_move,
+    "robots-on-the-line": rotl_move,
+}
+WRONG: dict[str, Callable[[Any], None]] = {
+    "twin-tin-bots": ttb_wrong,
+    "tf22-reload": tf22_wrong,
+    "robots-on-the-line": rotl_wrong,
+}
 
 
 # -- a newcomer's tutorial --------------------------------------------------------------------------------
 
 
-def do_tutorial(server: Any, page, game: str, shots: str) -> None:
+def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en") -> None:
     """From the signed-out lobby, the game's tutorial, lesson after lesson, to its last screen."""
     page.goto(server.url + "/")
     page.wait_for_selector("#welcome:not([hidden])")
@@ -101,14 +209,18 @@ def do_tutorial(server: Any, page, game: str, shots: str) -> None:
         for n in range(len(lesson["steps"])):
             text = page.locator("#tutorial-text").inner_text()
             assert text and "tutorial." not in text, text  # a catalogue text, not a key
-            action = expected(server, game, lesson["id"], moves)
-            MOVES[game](page, action)
+            key = f"{game}:tutorial.{lesson['id']}.{lesson['steps'][n]}.text"
+            assert text == translate(key, lang=lang), (text, key)
+            state = lesson_state(server, game, lesson["id"], moves)
+            action = state["expected"][0]
+            MOVES[game](page, action, state)
             moves.append(action)
             page.wait_for_function(f"() => document.body.dataset.accepted === '{n + 1}'")
             page.wait_for_selector("#tutorial-done")
             page.wait_for_function("() => !document.body.dataset.animating")
             no_overflow(page)
         page.wait_for_selector("#tutorial-finished")
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
         if k == 0:
             page.screenshot(path=str(ARTIFACTS / f"{shots}-lesson-done.png"), full_page=True)
         page.locator("#tutorial-next").click()
@@ -117,7 +229,7 @@ def do_tutorial(server: Any, page, game: str, shots: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{shots}-all-done.png"), full_page=True)
 
 
-@pytest.mark.parametrize("game", ["twin-tin-bots"])
+@pytest.mark.parametrize("game", ["twin-tin-bots", "tf22-reload", "robots-on-the-line"])
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_a_newcomer_does_the_tutorial_to_the_end(server_factory, browser, game: str, viewport) -> None:  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
@@ -127,4 +239,17 @@ def test_a_newcomer_does_the_tutorial_to_the_end(server_factory, browser, game: 
     errors: list[str] = []
     watch_errors(page, errors)
     do_tutorial(server, page, game, f"tutorial-{game}-{viewport['width']}")
+    assert errors == [], json.dumps(errors)
+
+
+def test_a_newcomer_does_a_tutorial_in_japanese_on_a_phone(server_factory, browser) -> None:  # noqa: F811
+    """The page in Japanese (the browser's language): the steps' texts, the table and the buttons."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    server = server_factory()
+    context = browser.new_context(viewport=PHONE, locale="ja-JP")
+    page = context.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    do_tutorial(server, page, "twin-tin-bots", "tutorial-twin-tin-bots-ja", lang="ja")
+    assert page.locator("h1").inner_text() == translate("app:tutorial.title", lang="ja")
     assert errors == [], json.dumps(errors)

@@ -165,6 +165,15 @@ function drawGuide() {
   );
 }
 
+/** On a phone (the guide above the board, kept in view), after a move: the board's top just below the
+ * guide, where the move shows (Twin Tin Bots' run, TF22's reveal, the production lines). */
+function showBoardTop() {
+  if (!window.matchMedia("(max-width: 900px)").matches) return;
+  const guide = $("tutorial-guide").getBoundingClientRect();
+  const top = $("board").getBoundingClientRect().top;
+  if (top < guide.bottom || top > window.innerHeight * 0.6) window.scrollBy(0, top - guide.bottom - 8);
+}
+
 function feedbackLine(kind, text, id) {
   return el("p", { class: kind, id }, text);
 }
@@ -198,6 +207,7 @@ async function act(action) {
       page.pending = false;
       drawGuide();
       drawBoard(answer.events);
+      showBoardTop();
       document.body.dataset.accepted = String(page.moves.length);
     } else {
       page.pending = false;
