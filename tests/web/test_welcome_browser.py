@@ -24,8 +24,12 @@ def test_a_newcomer_is_welcomed_and_plays_a_bot_in_one_click(server_factory, bro
     page.goto(server.url)
     page.wait_for_selector("#welcome:not([hidden])")
     assert "Robotable is the home of three robot board games" in page.inner_text("#welcome")
-    links = page.eval_on_selector_all(".welcome-games a", "links => links.map(a => a.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        ".welcome-games a:not([data-learn])", "links => links.map(a => a.getAttribute('href'))"
+    )
     assert links == [f"/static/games/{g}-rules.html" for g in RULES]
+    learn = page.eval_on_selector_all(".welcome-games a[data-learn]", "links => links.map(a => a.getAttribute('href'))")
+    assert learn == [f"/tutorial/{g}" for g in RULES]  # each game's tutorial (issue 33)
     assert page.eval_on_selector_all(".welcome-games img", "imgs => imgs.every(i => i.complete && i.naturalWidth > 0)")
     assert_no_contrast_violations(page, "#welcome")
     ARTIFACTS.mkdir(exist_ok=True)
