@@ -17,6 +17,7 @@ import pytest
 from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
 
 from robotable.core.i18n import translate
+from tests.web.axe import assert_no_contrast_violations
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
@@ -192,6 +193,7 @@ def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en") -> N
     page.locator("#tutorial-link").click()  # the header's link: every game's tutorial
     page.wait_for_selector("body[data-ready='1']")
     no_overflow(page)
+    assert_no_contrast_violations(page, "#tutorial-games")
     page.locator(f"[data-start='{game}']").click()
     page.wait_for_selector("body[data-ready='1'] #tutorial-text")
     lessons = httpx.get(f"{server.url}/api/tutorials/{game}", timeout=30).json()["lessons"]
@@ -223,6 +225,7 @@ def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en") -> N
         page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
         if k == 0:
             page.screenshot(path=str(ARTIFACTS / f"{shots}-lesson-done.png"), full_page=True)
+            assert_no_contrast_violations(page, "#tutorial-guide")
         page.locator("#tutorial-next").click()
     page.wait_for_selector("body[data-ready='1'] .tutorial-cards")  # the last lesson's button: every tutorial
     assert page.locator(f"[data-game='{game}'] li.done").count() == len(lessons)  # kept in this browser
