@@ -192,13 +192,17 @@ async function act(action) {
       page.data = answer;
       if (answer.finished) {
         markDone(gameId, answer.lesson);
+        const left = page.list.lessons.filter((x) => !doneLessons(gameId).has(x.id)).length;
         const last = !answer.next;
+        let finished = t("app:tutorial.lesson_done");
+        if (!left) finished = t("app:tutorial.all_done", { game: gameName(gameId) });
+        else if (last) finished = t("app:tutorial.some_left", { count: left });
         page.feedback = el(
           "div",
           {},
           feedbackLine("done", `✓ ${t(step.done)}`, "tutorial-done"),
-          feedbackLine("finished", last ? t("app:tutorial.all_done", { game: gameName(gameId) }) : t("app:tutorial.lesson_done"), "tutorial-finished"),
-          last ? el("p", { class: "small" }, el("a", { href: "/", id: "tutorial-play" }, t("app:tutorial.play_now"))) : null,
+          feedbackLine("finished", finished, "tutorial-finished"),
+          !left ? el("p", { class: "small" }, el("a", { href: "/", id: "tutorial-play" }, t("app:tutorial.play_now"))) : null,
         );
       } else {
         keepPlace(gameId, answer.lesson, page.moves);
