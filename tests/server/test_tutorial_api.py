@@ -168,3 +168,24 @@ def test_random_bodies_get_a_4xx_or_an_answer(client: TestClient, game: str, act
     lesson = tutorial_of(games.load(game)).lessons[0].id
     answer = client.post(url(game, lesson, "/try"), json={"moves": moves, "action": action})
     assert answer.status_code in (200, 400, 409, 422), answer.text
+
+
+def test_a_lesson_goes_on_in_another_process(make_client, tmp_path) -> None:
+    """Nothing is kept between requests: each move may reach another server process (here, another app
+    on another database) and the lesson goes on from the moves the page sends."""
+    one, two = make_client(), make_client(database=f"sqlite:///{tmp_path / 'other.db'}")
+    game, lesson = "tf22-reload", "loading"
+    moves: list[dict[str, Any]] = []
+    body = one.get(url(game, lesson)).json()
+    for k in range(len(body["steps"])):
+        client = (one, two)[k % 2]
+        action = body["expected"][0]
+        answer = client.post(url(game, lesson, "/try"), json={"moves": moves, "action": action})
+        assert answer.status_code == 200 and answer.json()["accepted"], answer.text
+        moves.append(action)
+        body = answer.json()
+    assert body["finished"]
+    assert (
+        one.post(url(game, lesson, "/state"), json={"moves": moves}).json()
+        == two.post(url(game, lesson, "/state"), json={"moves": moves}).json()
+    )
