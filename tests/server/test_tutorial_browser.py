@@ -1,23 +1,61 @@
 """Issue 33, in Debian's chromium: a newcomer does each game's tutorial to the end, signed out, from the
-lobby's link, on a laptop and on a 390x844 phone (no page wider than the screen), in English and one
-game in Japanese. Each step is played with the game's own controls, as a person would: the test asks
-the API which move the step waits for (POST /api/tutorials/{game}/{lesson}/state with the moves made so
-far) and makes it by clicking; one wrong move per game first gets the step's hint. The API's answers are
-checked in tests/server/test_tutorial_api.py, every lesson's consistency in tests/core/test_tutorials.py.
+lobby's links, on a laptop in English and on a 390x844 phone in Japanese (no page wider than the
+screen; every step's text the catalogue's, in the page's language). Each step is played with the game's
+own controls, as a person would: the test asks the API which move the step waits for (POST
+/api/tutorials/{game}/{lesson}/state with the moves made so far) and makes it by clicking; one wrong
+move per game first gets the step's hint. The API's answers are checked in
+tests/server/test_tutorial_api.py, every lesson's consistency in tests/core/test_tutorials.py, that the
+lessons play every kind of move in tests/core/test_tutorial_coverage.py.
+
+One server and one browser for the module (the tutorials keep nothing on the server; each test has its
+own browser context, so its own progress in localStorage).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_server_browser import ARTIFACTS, browser, watch_errors  # noqa: F401  (the browser fixture)
+from conftest import LOG_TAIL, ServerProcess
+from playwright import sync_api
+from test_server_browser import ARGS, ARTIFACTS, CHROMIUM, _generous, watch_errors
 
 from robotable.core.i18n import translate
 from tests.web.axe import assert_no_contrast_violations
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """One real server process for the module's tests (its bots think in a thread: ``--bots inline``)."""
+    folder = tmp_path_factory.mktemp("tutorial-server")
+    process = ServerProcess(f"sqlite:///{folder / 'robotable.db'}", 0.0, bots="inline")
+    failed_before = request.session.testsfailed
+    try:
+        yield process.start()
+    finally:
+        if request.session.testsfailed > failed_before and process.log is not None and process.log.exists():
+            lines = process.log.read_text(errors="replace").splitlines()
+            print(f"--- the last {min(len(lines), LOG_TAIL)} lines of {process.url}'s log ---")
+            print("\n".join(lines[-LOG_TAIL:]))
+        process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Debian chromium for the module; its contexts and pages wait for conditions (WAIT_MS at most)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make setup` installs it (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b.new_context = _generous(b.new_context)
+        b.new_page = _generous(b.new_page)
+        yield b
+        b.close()
+
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
@@ -45,6 +83,13 @@ def confirm_if_asked(page, before: tuple[int, int]) -> None:
     )
     if page.locator("#confirm-move").count():
         page.locator("#confirm-move").click()
+
+
+def wait_text(page, selector: str, text: str) -> None:
+    """Wait until the element's text is ``text`` (the page translates itself once its catalogue is in)."""
+    page.wait_for_function(
+        "([sel, text]) => document.querySelector(sel)?.textContent.trim() === text", arg=[selector, text]
+    )
 
 
 def no_overflow(page) -> None:
@@ -186,15 +231,22 @@ WRONG: dict[str, Callable[[Any], None]] = {
 # -- a newcomer's tutorial --------------------------------------------------------------------------------
 
 
-def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en") -> None:
-    """From the signed-out lobby, the game's tutorial, lesson after lesson, to its last screen."""
+def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en", via: str = "list") -> None:
+    """From the signed-out lobby, the game's tutorial, lesson after lesson, to its last screen: through the
+    welcome's 'Learn to play' and the list of games (``via="list"``), or the game's own tutorial link
+    beside its rules (``via="game"``)."""
     page.goto(server.url + "/")
     page.wait_for_selector("#welcome:not([hidden])")
-    page.locator("#tutorial-link").click()  # the header's link: every game's tutorial
-    page.wait_for_selector("body[data-ready='1']")
-    no_overflow(page)
-    assert_no_contrast_violations(page, "#tutorial-games")
-    page.locator(f"[data-start='{game}']").click()
+    if via == "list":
+        wait_text(page, "#welcome-learn", translate("app:welcome.learn", lang=lang))
+        page.locator("#welcome-learn").click()
+        page.wait_for_selector("body[data-ready='1'] #tutorial-games h1")
+        wait_text(page, "#tutorial-games h1", translate("app:tutorial.title", lang=lang))
+        no_overflow(page)
+        assert_no_contrast_violations(page, "#tutorial-games")
+        page.locator(f"[data-start='{game}']").click()
+    else:
+        page.locator(f"#welcome [data-learn='{game}']").click()
     page.wait_for_selector("body[data-ready='1'] #tutorial-text")
     lessons = httpx.get(f"{server.url}/api/tutorials/{game}", timeout=30).json()["lessons"]
     wrong_tried = False
@@ -233,26 +285,23 @@ def do_tutorial(server: Any, page, game: str, shots: str, lang: str = "en") -> N
 
 
 @pytest.mark.parametrize("game", ["twin-tin-bots", "tf22-reload", "robots-on-the-line"])
-@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_a_newcomer_does_the_tutorial_to_the_end(server_factory, browser, game: str, viewport) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("viewport", "locale", "via"),
+    [(LAPTOP, "en-US", "game"), (PHONE, "ja-JP", "list")],
+    ids=["laptop-en", "phone-ja"],
+)
+def test_a_newcomer_does_the_tutorial_to_the_end(server, browser, game: str, viewport, locale: str, via: str) -> None:
+    """The page's language is the browser's: English on the laptop, Japanese on the phone (the steps'
+    texts, the table and the buttons)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    server = server_factory()
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    page = context.new_page()
-    errors: list[str] = []
-    watch_errors(page, errors)
-    do_tutorial(server, page, game, f"tutorial-{game}-{viewport['width']}")
-    assert errors == [], json.dumps(errors)
-
-
-def test_a_newcomer_does_a_tutorial_in_japanese_on_a_phone(server_factory, browser) -> None:  # noqa: F811
-    """The page in Japanese (the browser's language): the steps' texts, the table and the buttons."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    server = server_factory()
-    context = browser.new_context(viewport=PHONE, locale="ja-JP")
-    page = context.new_page()
-    errors: list[str] = []
-    watch_errors(page, errors)
-    do_tutorial(server, page, "twin-tin-bots", "tutorial-twin-tin-bots-ja", lang="ja")
-    assert page.locator("h1").inner_text() == translate("app:tutorial.title", lang="ja")
-    assert errors == [], json.dumps(errors)
+    context = browser.new_context(viewport=viewport, locale=locale)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        lang = locale[:2]
+        do_tutorial(server, page, game, f"tutorial-{game}-{viewport['width']}-{lang}", lang=lang, via=via)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert errors == [], json.dumps(errors)
+    finally:
+        context.close()
