@@ -14,6 +14,9 @@ turn, that a move's time is running out, or that a friend offered them a seat; d
   round starts" will use: ``enqueue(conn, account, "tournament", "tournament:<id>:<round>", None, at)``).
 - **Away.** An account whose page is open (its friends socket seen within ``friends.ONLINE_SECONDS``)
   is not mailed yet: its notices wait, and those it acts on meanwhile are dropped.
+- **In the player's language.** The language is kept when the player sets e-mail up (``lang`` in the body,
+  else the page's ``lang`` cookie, else ``Accept-Language``): the message is in it (the ``app:mail.*``
+  texts of the catalogue; English when none is known).
 - **Batching.** An account gets at most one message per interval (``--mail-interval``, default an hour):
   the sender claims an account's interval with a compare-and-set on ``email_sent_at``, so two processes
   never both send, then sends every notice still true in one message (a notice that stopped being true,
@@ -48,6 +51,8 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
+
+from robotable.core.i18n import best_language, languages, translate
 
 from .auth import CurrentAccount
 from .errors import ApiError
@@ -265,6 +270,7 @@ class Batch:
     name: str
     notices: list[tuple[int, str, str | None]]  # outbox id, kind, table id
     previous: datetime | None
+    lang: str | None = None  # the language the account set e-mail up in (None: English)
 
 
 def collect(conn: Connection, at: datetime) -> None:
@@ -290,7 +296,7 @@ def claim(conn: Connection, at: datetime, interval: float) -> list[Batch]:
     cutoff = at - timedelta(seconds=interval)
     here = select(s.account_id).where(s.seen_at > at - timedelta(seconds=ONLINE_SECONDS))  # a page open
     due = conn.execute(
-        select(a.id, a.email, a.display_name, a.email_sent_at)
+        select(a.id, a.email, a.display_name, a.email_sent_at, a.email_lang)
         .where(
             a.email_notify.is_(True),
             a.email.is_not(None),
@@ -301,7 +307,7 @@ def claim(conn: Connection, at: datetime, interval: float) -> list[Batch]:
         .limit(200)
     ).all()
     batches = []
-    for account_id, address, name, previous in due:
+    for account_id, address, name, previous, lang in due:
         was = a.email_sent_at.is_(None) if previous is None else a.email_sent_at == previous
         if conn.execute(update(accounts_table).where(a.id == account_id, was).values(email_sent_at=at)).rowcount != 1:
             continue  # another process claimed it
@@ -309,7 +315,7 @@ def claim(conn: Connection, at: datetime, interval: float) -> list[Batch]:
             select(o.id, o.kind, o.table_id).where(o.account_id == account_id, o.sent_at.is_(None)).order_by(o.id)
         ).all()
         conn.execute(update(mail_outbox_table).where(o.id.in_([r[0] for r in rows])).values(sent_at=at))
-        batches.append(Batch(account_id, address, name, [(r[0], r[1], r[2]) for r in rows], previous))
+        batches.append(Batch(account_id, address, name, [(r[0], r[1], r[2]) for r in rows], previous, lang))
     return batches
 
 
@@ -326,23 +332,15 @@ def give_back(conn: Connection, batch: Batch, at: datetime) -> None:
 
 # -- the message ------------------------------------------------------------------------------------
 
-_LINES = {
-    "turn": "It is your turn at table {table}: {link}",
-    "timeout": "Time is running out for your move at table {table}: {link}",
-    "invite": "A friend offered you a seat at table {table}: {link}",
-    "tournament": "A round of your tournament starts: {link}",
-}
-_SUBJECTS = {
-    "turn": "Robotable: your turn",
-    "timeout": "Robotable: time is running out",
-    "invite": "Robotable: a seat for you",
-    "tournament": "Robotable: your round",
-}
+#: The kinds of notice, in the order a message's subject names them.
+_ORDER = ("turn", "timeout", "invite", "tournament")
 
 
 def message(config: MailConfig, batch: Batch, key: bytes) -> EmailMessage:
-    """The one message carrying ``batch``'s notices (one line per table and kind), with the unsubscribe
-    link in its body and its ``List-Unsubscribe`` headers (RFC 8058's one click)."""
+    """The one message carrying ``batch``'s notices (one line per table and kind), in the account's language
+    (``app:mail.*``), with the unsubscribe link in its body and its ``List-Unsubscribe`` headers (RFC 8058's
+    one click)."""
+    lang = batch.lang if batch.lang in languages() else "en"
     seen: set[tuple[str, str | None]] = set()
     lines = []
     for _, kind, table_id in batch.notices:
@@ -350,27 +348,29 @@ def message(config: MailConfig, batch: Batch, key: bytes) -> EmailMessage:
             continue
         seen.add((kind, table_id))
         link = f"{config.base_url}/table/{table_id}" if table_id else f"{config.base_url}/my"
-        lines.append("- " + _LINES.get(kind, "{link}").format(table=table_id, link=link))
-    kinds = [k for k in _SUBJECTS if any(n[1] == k for n in batch.notices)]
+        text = translate(f"app:mail.line.{kind}", lang, table=table_id, link=link) if kind in _ORDER else link
+        lines.append("- " + text)
+    kinds = [k for k in _ORDER if any(n[1] == k for n in batch.notices)]
     unsubscribe = f"{config.base_url}/mail/unsubscribe?token={unsubscribe_token(key, batch.account_id)}"
     msg = EmailMessage()
     msg["From"] = config.sender
     msg["To"] = batch.address
-    msg["Subject"] = _SUBJECTS[kinds[0]] if len(kinds) == 1 else "Robotable: news from your tables"
+    msg["Subject"] = translate(f"app:mail.subject.{kinds[0] if len(kinds) == 1 else 'several'}", lang)
     msg["List-Unsubscribe"] = f"<{unsubscribe}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    body = [f"Hello {batch.name},", "", *lines, ""]
-    body += [f"At most one such message every {_duration(config.interval)}.", f"No more e-mail: {unsubscribe}"]
+    body = [translate("app:mail.hello", lang, name=batch.name), "", *lines, ""]
+    body += [_every(config.interval, lang), translate("app:mail.unsubscribe", lang, link=unsubscribe)]
     msg.set_content("\n".join(body) + "\n")
+    if lang != "en":
+        msg["Content-Language"] = lang  # after set_content, which clears the Content-* headers
     return msg
 
 
-def _duration(seconds: float) -> str:
+def _every(seconds: float, lang: str) -> str:
+    """'At most one such message every ...' for the interval, in whole hours or else minutes."""
     if seconds >= 3600 and seconds % 3600 == 0:
-        hours = int(seconds // 3600)
-        return "hour" if hours == 1 else f"{hours} hours"
-    minutes = max(1, round(seconds / 60))
-    return "minute" if minutes == 1 else f"{minutes} minutes"
+        return translate("app:mail.every_hours", lang, count=int(seconds // 3600))
+    return translate("app:mail.every_minutes", lang, count=max(1, round(seconds / 60)))
 
 
 # -- the sender -------------------------------------------------------------------------------------
@@ -452,6 +452,11 @@ router = APIRouter(tags=["account"])
 class MailSettings(Strict):
     email: str | None = Field(default=None, description="the address (None: remove it)")
     notify: bool = Field(default=False, description="e-mail me at turn-based tables when I am away")
+    lang: str | None = Field(
+        default=None,
+        max_length=8,
+        description="the messages' language (default: the page's lang cookie, else Accept-Language)",
+    )
 
 
 def _config(request: Request) -> MailConfig | None:
@@ -473,6 +478,16 @@ async def get_mail(request: Request, account: CurrentAccount) -> dict[str, Any]:
     return {"email": email, "notify": notify, "available": _config(request) is not None}
 
 
+def mail_language(request: Request, asked: str | None) -> str:
+    """The language a player's messages are written in: ``asked`` if there is a catalogue for it, else the
+    page's ``lang`` cookie (the language the player chose), else the best of ``Accept-Language``."""
+    have = languages()
+    for lang in (asked, request.cookies.get("lang")):
+        if lang in have:
+            return str(lang)
+    return best_language(request.headers.get("accept-language"))
+
+
 @router.put("/api/account/mail")
 async def put_mail(request: Request, account: CurrentAccount, body: MailSettings) -> dict[str, Any]:
     """Set your address and whether you get e-mail (an address is needed to turn it on)."""
@@ -480,12 +495,15 @@ async def put_mail(request: Request, account: CurrentAccount, body: MailSettings
     if body.notify and address is None:
         raise ApiError("give an e-mail address to get e-mail", "app:errors.email_needed")
     storage: Storage = request.app.state.manager.storage
+    lang = mail_language(request, body.lang)
 
     def write() -> None:
         a, o = accounts_table.c, mail_outbox_table.c
         with storage.engine.begin() as conn:
             conn.execute(
-                update(accounts_table).where(a.id == account.id).values(email=address, email_notify=body.notify)
+                update(accounts_table)
+                .where(a.id == account.id)
+                .values(email=address, email_notify=body.notify, email_lang=lang)
             )
             if not body.notify:
                 conn.execute(delete(mail_outbox_table).where(o.account_id == account.id, o.sent_at.is_(None)))

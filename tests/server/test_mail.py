@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from email import message_from_bytes
+from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any
 
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 from people import bearer, call, guest_token, wait_for
 from test_server_browser import browser, signed_in_page, watch_errors  # noqa: F401  (the browser fixture)
 
+from robotable.core.i18n import translate
 from robotable.server import create_app, friends
 from robotable.server.mail import MailConfig
 from robotable.server.wallclock import WallClock
@@ -174,7 +176,8 @@ def test_the_account_page_turns_e_mail_on_and_a_turn_is_mailed(
     create_table: Callable[..., dict[str, Any]],
 ) -> None:
     """In a browser, in Japanese on a phone: the account page's setting, then a turn-based table's turn is
-    mailed by the server process's own sender (a second's interval) through the test's SMTP server."""
+    mailed, in Japanese, by the server process's own sender (a second's interval) through the test's SMTP
+    server."""
     env = {"ROBOTABLE_SMTP_HOST": "127.0.0.1", "ROBOTABLE_SMTP_PORT": str(smtp.port), "ROBOTABLE_SMTP_TLS": "none"}
     server = server_factory(env={**env, "ROBOTABLE_MAIL_INTERVAL": "1"})
     page, ann = signed_in_page(browser, server, "Ann", locale="ja-JP", viewport={"width": 390, "height": 844})
@@ -192,4 +195,67 @@ def test_the_account_page_turns_e_mail_on_and_a_turn_is_mailed(
     table = create_table(server, [HUMAN, HUMAN], creator=ann, time_control=TURN)["table"]["id"]
     mail = wait_for(lambda: smtp.inbox.to("ann@example.org"), "Ann's e-mail", timeout=60)[0]
     assert f"/table/{table}" in body(mail) and "/mail/unsubscribe?token=" in body(mail)
+    # the page was in Japanese when e-mail was turned on: so is the message
+    assert subject(mail) == translate("app:mail.subject.turn", "ja") and "あなたの手番です" in body(mail)
     assert errors == []
+
+
+def subject(message: Message) -> str:
+    """The Subject header decoded (a Japanese one comes as RFC 2047 encoded words)."""
+    return str(make_header(decode_header(message["Subject"])))
+
+
+def test_e_mail_in_the_language_the_player_set_it_up_in(
+    smtp: SmtpServer,
+    database: tuple[str, str | None],
+    create_table: Callable[..., dict[str, Any]],
+    server_clock: WallClock,
+) -> None:
+    """The language is kept when e-mail is turned on: the body's ``lang``, else the page's ``lang`` cookie,
+    else ``Accept-Language``; the message is written in it (English when none is known or it is not one
+    there is a catalogue for)."""
+    url, schema = database
+    config = MailConfig(host="127.0.0.1", port=smtp.port, interval=7200.0, base_url="https://p.example", tls="none")
+    with TestClient(create_app(url, schema=schema, bot_delay=0.0, mail_config=config)) as client:
+        mailer = client.app.state.mailer  # type: ignore[attr-defined]
+        ann = guest_token(client, "Ann")
+        how = {  # address: what the request that turned e-mail on said
+            "kana@example.org": ({"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}, None),
+            "ken@example.org": ({"Cookie": "lang=ja", "Accept-Language": "en-US"}, None),
+            "aya@example.org": ({"Accept-Language": "en-US"}, "ja"),
+            "eve@example.org": ({"Accept-Language": "ja"}, "en"),
+            "bob@example.org": ({}, None),
+            "zed@example.org": ({"Accept-Language": "de-DE"}, "xx"),
+        }
+        tables = {}
+        for address, (headers, lang) in how.items():
+            made = create_table(client, [HUMAN, HUMAN], creator=ann, time_control=TURN)
+            tables[address] = made["table"]["id"]
+            settings: dict[str, Any] = {"email": address, "notify": True}
+            if lang is not None:
+                settings["lang"] = lang
+            res = client.put("/api/account/mail", json=settings, headers={**bearer(made["tokens"][1]), **headers})
+            assert res.status_code == 200, res.text
+        assert client.portal.call(mailer.tick) == len(how)  # type: ignore[union-attr]
+
+        for address in ("kana@example.org", "ken@example.org", "aya@example.org"):
+            [mail] = smtp.inbox.to(address)
+            link = f"https://p.example/table/{tables[address]}"
+            assert subject(mail) == "Robotable：あなたの手番です" == translate("app:mail.subject.turn", "ja")
+            assert mail["Content-Language"] == "ja"
+            text = body(mail)
+            assert f"テーブル {tables[address]} であなたの手番です：{link}" in text
+            assert "このようなメールは最大で2時間に1通です。" in text and "メールの配信停止：https://p.example/" in text
+            assert "Hello" not in text and "It is your turn" not in text  # no English left
+        for address in ("eve@example.org", "bob@example.org", "zed@example.org"):
+            [mail] = smtp.inbox.to(address)
+            assert subject(mail) == "Robotable: your turn" and mail["Content-Language"] is None
+            text = body(mail)
+            assert f"It is your turn at table {tables[address]}: https://p.example/table/" in text
+            assert "At most one such message every 2 hours." in text and "手番" not in text
+
+        # a language code that is not one is refused clearly, never a 500; nothing changes
+        wrong = {"email": "cy@example.org", "notify": True, "lang": "x" * 9}
+        res = client.put("/api/account/mail", json=wrong, headers=bearer(ann))
+        assert res.status_code == 422, res.text
+        assert client.get("/api/account/mail", headers=bearer(ann)).json()["notify"] is False

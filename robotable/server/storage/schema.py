@@ -134,6 +134,8 @@ accounts_table = Table(
     Column("email", String(254), nullable=True),
     Column("email_notify", Boolean, nullable=False, default=False, server_default=false()),
     Column("email_sent_at", DateTime(timezone=True), nullable=True),
+    # the language its messages are written in (set with the address; None: English)
+    Column("email_lang", String(8), nullable=True),
 )
 
 sessions_table = Table(
