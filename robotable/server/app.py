@@ -45,6 +45,7 @@ from . import (
     profile_api,
     review_api,
     session_end,
+    tournament_api,
     tutorial_api,
 )
 from .accounts import Account
@@ -178,6 +179,7 @@ def create_app(
     hint_api.install(app)  # POST /api/tables/{id}/hint, on unrated tables
     exercise_api.install(app)  # /api/exercises: find the better move, played
     tutorial_api.install(app)  # /api/tutorials and /tutorial/{game}: each game's lessons, no account
+    tournament_api.install(app)  # /api/tournaments and /tournaments: tournaments for people, their runner
     add_pages(app)
     add_api(app)
     add_websocket(app)

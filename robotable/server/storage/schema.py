@@ -5,9 +5,9 @@ All of them live in one database (and, on PostgreSQL, one schema): whoever creat
 logic that reads and writes each group is elsewhere: games in ``store.py``; people in ``accounts.py``,
 ``sessions.py``, ``invites.py`` and ``chat.py``; friends, blocks and seats offered to a friend in
 ``friends.py``; e-mail when away in ``mail.py``; clocks in ``clocks.py``; ratings in ``ratings.py``;
-reputation in ``reputation.py``; the bot queue in ``botqueue.py``; reviews in ``review_jobs.py``; solved exercises in
-``exercise_api.py``. Secrets are stored as hashes only: passwords with argon2, session ids, API tokens
-and invite codes (long random values) with SHA-256.
+reputation in ``reputation.py``; tournaments in ``tournaments.py``; the bot queue in ``botqueue.py``;
+reviews in ``review_jobs.py``; solved exercises in ``exercise_api.py``. Secrets are stored as hashes only:
+passwords with argon2, session ids, API tokens and invite codes (long random values) with SHA-256.
 
 Migrations are additive: a column a newer version declares is added to a table an older version created
 (:func:`add_missing_columns`; each such column is nullable or has a server default), and
@@ -312,6 +312,70 @@ reputation_table = Table(
     Column("account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("table_id", String(24), primary_key=True),
     Column("outcome", String(12), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# -- tournaments for people (tournaments.py) --------------------------------------------------------
+
+#: A tournament: its settings, ``status`` (``signup``, ``running``, ``finished``) and the round being
+#: played (0 before the start). Every change of the round is a compare-and-set on ``version``.
+tournaments_table = Table(
+    "robotable_tournaments",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("game", String(60), nullable=False),
+    Column("table_size", Integer, nullable=False),
+    Column("format", String(12), nullable=False),  # swiss (2-player tables) or groups (3-6)
+    Column("rounds", Integer, nullable=False),
+    Column("round", Integer, nullable=False, default=0),
+    Column("control", JSON, nullable=False),  # the tables' time control (clocks.TimeControl.to_json)
+    Column("bots_allowed", Boolean, nullable=False, default=False),
+    Column("max_entrants", Integer, nullable=False),
+    Column("status", String(12), nullable=False, index=True),
+    Column("created_by", String(24), ForeignKey("robotable_accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("version", BigInteger, nullable=False, default=0),
+)
+
+#: Who entered a tournament: an account (``entry`` is its id) or a bot the organiser added (``bot-N``).
+tournament_entries_table = Table(
+    "robotable_tournament_entries",
+    metadata,
+    Column("tournament_id", String(24), ForeignKey("robotable_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("entry", String(24), primary_key=True),
+    Column("kind", String(8), nullable=False),  # account or bot
+    Column(
+        "account_id", String(24), ForeignKey("robotable_accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    ),
+    Column("difficulty", String(40), nullable=True),
+    Column("name", String(60), nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A table of a round (``board`` from 0), or a bye (no ``table_id``): the entries by seat, their points
+#: once it is over, and how it ended (``playing``, ``finished``, ``forfeit``, ``bye``).
+tournament_tables_table = Table(
+    "robotable_tournament_tables",
+    metadata,
+    Column("tournament_id", String(24), ForeignKey("robotable_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("table_id", String(24), nullable=True, index=True),
+    Column("entries", JSON, nullable=False),
+    Column("points", JSON, nullable=True),
+    Column("outcome", String(12), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A seat that forfeited at a tournament table (its clock ran out): inserted once over every process.
+tournament_forfeits_table = Table(
+    "robotable_tournament_forfeits",
+    metadata,
+    Column("table_id", String(24), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("tournament_id", String(24), ForeignKey("robotable_tournaments.id", ondelete="CASCADE"), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
