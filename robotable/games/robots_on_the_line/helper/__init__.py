@@ -31,7 +31,7 @@ True
 
 from .build import Assembly
 from .buyers import ANY_BUYER, Buyer, buyer_of, extra_ports, part_facts
-from .refusals import hopeless, loop_turns_missing, may_end, subset_sizes
+from .refusals import hopeless, loop_turns_missing, may_end, subset_sizes, too_small
 from .sales import NODE_LIMIT, Answer, best_robot, robot_sales, search
 from .skeletons import Search
 
@@ -52,4 +52,5 @@ __all__ = [
     "robot_sales",
     "search",
     "subset_sizes",
+    "too_small",
 ]

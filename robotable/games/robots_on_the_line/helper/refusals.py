@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..components import ENDS, MAGNETS, TORSOS, Torso
+from ..components import ENDS, MAGNETS, STEP, TORSOS, Torso
 from .buyers import F_BASES, F_HEADS, F_ONES, F_TURNS, FIELD, AnyBuyer, Buyer
 
 
@@ -82,6 +82,47 @@ def hopeless(hand: Sequence[int], buyer: Buyer) -> bool:
         or (buyer.wide > 1 and tally.enders < 2)
         or (bool(buyer.long_arm) and not tally.enders)
     )
+
+
+def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
+    """Whether the hand has too few tiles for the height or width the buyer asks for, whatever their layout.
+
+    A robot is connected, so the rows from its highest head to its lowest base all hold a tile, and so do
+    the columns from its leftmost to its rightmost arm end. Each row beyond the torso's own needs a tile of
+    the hand, and so does each column beyond the torso's; but each torso port facing a cell in the torso's
+    rows (its left and right sides) holds a tile of its own there, one that adds no row (likewise ports
+    facing a cell in the torso's columns add no column). So ``tall`` needs at least ``tall - rows`` tiles
+    besides those, and ``wide`` at least ``wide - columns``.
+
+    >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, part_index, torso_index
+    >>> from .buyers import buyer_of
+    >>> tall_5 = buyer_of(tuple(r.index for r in REQUIREMENTS if r.kind == "tall" and r.min_tiles == 5)[:1], ())
+    >>> hand = tuple(part_index(p) for p in ("head-20", "base-04", "hand-14", "hand-18", "antenna-08"))
+    >>> too_small(hand, torso_index("torso-12"), tall_5)  # 4 ports: 2 tiles beside it, 3 for 4 more rows
+    True
+    >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), tall_5)
+    False
+    """
+    if not (buyer.tall or buyer.wide):
+        return False
+    keys = buyer.keys
+    tiles = sum(1 for p in hand if keys[p] is not None)
+    rows, columns, beside, above_below = _TORSO_SPANS[torso]
+    return (buyer.tall > 0 and tiles - beside < buyer.tall - rows) or (
+        buyer.wide > 0 and tiles - above_below < buyer.wide - columns
+    )
+
+
+def _spans(torso: Torso) -> tuple[int, int, int, int]:
+    """A torso's rows and columns, and how many of its ports face a cell in its rows, and in its columns."""
+    rows = {y for _, y in torso.cells}
+    columns = {x for x, _ in torso.cells}
+    faced = [(cell[0] + STEP[side][0], cell[1] + STEP[side][1]) for cell, side, _ in torso.ports]
+    return len(rows), len(columns), sum(y in rows for _, y in faced), sum(x in columns for x, _ in faced)
+
+
+#: Per torso int: :func:`_spans`.
+_TORSO_SPANS = tuple(_spans(t) for t in TORSOS)
 
 
 class _Tally:

@@ -12,7 +12,7 @@ from ..actions import SellRobot
 from ..components import BONUS_TILES, BUYERS, REQUIREMENTS, BonusTile, Requirement
 from .build import Assembly
 from .buyers import ANY_BUYER, buyer_of
-from .refusals import hopeless, may_end
+from .refusals import hopeless, may_end, too_small
 from .skeletons import Search
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def _cached(
     hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
 ) -> Answer:
     buyer = buyer_of(reqs, bonuses)
-    if torso < 0 or not may_end(hand, torso, buyer) or hopeless(hand, buyer):
+    if torso < 0 or not may_end(hand, torso, buyer) or hopeless(hand, buyer) or too_small(hand, torso, buyer):
         return Answer(None, True)
     run = Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit)
     found = run.run()
