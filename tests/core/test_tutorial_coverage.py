@@ -9,6 +9,7 @@ majorities; a sale) is checked on the events the lessons' moves cause."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -16,6 +17,7 @@ import pytest
 
 from robotable import games
 from robotable.core import Action, Game
+from robotable.core.i18n import lookup
 from robotable.core.tutorial import Lesson, Walk, begin, has_tutorial, paths, tutorial_of
 from robotable.games.twin_tin_bots.components import ORDER_COUNTS, SPECIALS, TILE_NAMES
 
@@ -119,3 +121,16 @@ def test_a_kind_without_a_lesson_is_found() -> None:
     assert "move_blob" in required_kinds(game.id, game.action_types) - without_blob
     without_deliver, _ = covered(game, [x for x in lessons if x.id != "deliver"])
     assert {"place:load", "place:unload"} <= required_kinds(game.id, game.action_types) - without_deliver
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_step_quotes_the_rulebook(game_id: str) -> None:
+    """Each step explains its rule in the rulebook's words: its text quotes at least three words of it, in
+    English ("...") and in Japanese (「...」); the quotes themselves were checked against the rulebooks
+    when written (the rulebooks are not in the repository)."""
+    for lesson in tutorial_of(games.load(game_id)).lessons:
+        for step in lesson.steps:
+            key = f"{game_id}:tutorial.{lesson.id}.{step.id}.text"
+            en, ja = lookup(key, "en") or "", lookup(key, "ja") or ""
+            assert any(len(q.split()) >= 3 for q in re.findall(r'"([^"]+)"', en)), f"en {key}: {en}"
+            assert re.search(r"「[^」]{6,}」", ja), f"ja {key}: {ja}"

@@ -178,6 +178,22 @@ ROTL_CLICKS: dict[str, list[str]] = {
 }
 
 
+#: The robots built by hand on the workbench, as the lesson's step says ("put the head above the torso, the
+#: base below and the hand on the right"): each part of the tray, then its cell (x right, y down; the
+#: torso at 0,0). The other lessons' robots are built with the Suggest button.
+BUILD: dict[str, list[tuple[str, int, int]]] = {"sell": [("head-02", 0, -1), ("base-10", 0, 1), ("hand-20", 1, 0)]}
+
+
+def build(page, parts: list[tuple[str, int, int]]) -> None:
+    """Pick each part up from the workbench's tray and put it down on its cell, with a person's clicks."""
+    for part, x, y in parts:
+        page.locator(f"#bench-tray [data-tray='{part}']").click()
+        page.wait_for_selector(f"#bench-grid[data-carrying='{part}']")
+        page.locator(f"#bench-grid [data-cell='{x},{y}']").click()  # scrolled to, and what a click there hits
+        page.wait_for_selector(f"#bench-grid [data-placed='{part}']")
+    page.wait_for_selector("#bench-measures[data-state=ready][data-finished='1']")
+
+
 def rotl_move(page, action: dict[str, Any], state: dict[str, Any]) -> None:
     """Make a Robots on the Line move with the table's controls (and its Confirm for costly moves)."""
     kind = action["type"]
@@ -188,12 +204,15 @@ def rotl_move(page, action: dict[str, Any], state: dict[str, Any]) -> None:
     elif kind == "flip_switches":
         for line, section in (action["on"], action["off"]):
             page.locator(f"[data-switch='{line}-{section}']").click()
-    elif kind == "sell_robot":  # the workbench: the helper's suggestion for the buyer, then Sell
+    elif kind == "sell_robot":  # the workbench: built by hand as the step says, or the helper's suggestion
         page.locator("#open-bench").click()
         page.wait_for_selector("#bench-measures[data-state=ready]")
         page.wait_for_function("() => document.body.dataset.evaluating !== '1'")
-        page.locator("#suggest").click()
-        page.locator(f"[data-suggestion='{action['buyer']}']").click()
+        if state["lesson"] in BUILD:
+            build(page, BUILD[state["lesson"]])
+        else:
+            page.locator("#suggest").click()
+            page.locator(f"[data-suggestion='{action['buyer']}']").click()
         page.locator(f"[data-bench-buyer='{action['buyer']}'] [data-sell]").click()
     elif kind == "offer":
         page.locator(f"[data-offer-to='{action['to']}']").click()
