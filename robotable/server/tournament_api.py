@@ -122,11 +122,15 @@ class Runner:
         tables = await asyncio.to_thread(tournaments.round_tables, self.storage, t)
         ids = [p.table_id for p in tables if p.table_id and p.outcome == tournaments.PLAYING]
         for table_id, seats in (await asyncio.to_thread(tournaments.timeouts, self.storage, ids)).items():
-            for seat in sorted(seats):
-                await self.forfeit(t, table_id, seat)
+            for seat in sorted(seats):  # stored once over every process
+                if await asyncio.to_thread(tournaments.add_forfeit, self.storage, t.id, table_id, seat):
+                    log.info("tournament %s: seat %d of table %s forfeits", t.id, seat, table_id)
+        lost = await asyncio.to_thread(tournaments.forfeits_of, self.storage, ids)
         states = await asyncio.to_thread(tournaments.table_states, self.storage, ids)
-        with self.storage.read() as conn:
-            lost = tournaments.forfeits(conn, ids)
+        for table_id, lost_seats in lost.items():  # what a forfeit does, until done (a retry changes nothing)
+            if states.get(table_id, (None, None))[0] in ("open", "running"):
+                await self.settle(table_id, set(lost_seats), t.control)
+        states = await asyncio.to_thread(tournaments.table_states, self.storage, ids)
         playing = 0
         for p in tables:
             if p.outcome != tournaments.PLAYING:
@@ -174,8 +178,7 @@ class Runner:
 
     async def make_table(self, t: tournaments.Tournament, table_id: str, entries: tuple[str, ...]) -> None:
         """A rated table of the tournament's game: each seat its entrant's account, or a bot."""
-        with self.storage.read() as conn:
-            people = {p["entry"]: p for p in tournaments.entrants(conn, t.id)}
+        people = {p["entry"]: p for p in await asyncio.to_thread(tournaments.entrants_of, self.storage, t.id)}
         seats = []
         for i, entry in enumerate(entries):
             p = people[entry]
@@ -214,29 +217,37 @@ class Runner:
         self.manager.live[row.id] = live
         self.manager.kick_bots(live)
 
-    async def forfeit(self, t: tournaments.Tournament, table_id: str, seat: int) -> None:
-        """A seat's clock ran out at a tournament table: it forfeits (once over every process)."""
-        if not await asyncio.to_thread(tournaments.add_forfeit, self.storage, t.id, table_id, seat):
+    async def settle(self, table_id: str, lost: set[int], control: dict[str, Any]) -> None:
+        """Forfeited seats at a table still being played: the table ends if at most one seat is left, else
+        each forfeited seat is handed to a bot (compare-and-set on the seat: done once)."""
+        try:
+            live = await self.manager.get(table_id)
+        except ApiError:
             return
-        live = await self.manager.get(table_id)
-        with self.storage.read() as conn:
-            lost = set(tournaments.forfeits(conn, [table_id]).get(table_id, []))
         left = [s for s in range(live.row.num_players) if s not in lost]
-        log.info("tournament %s: seat %d of table %s forfeits", t.id, seat, table_id)
         if len(left) <= 1:
             await self.end(live, lost, left)
             return
-        level = bots.hand_over_level(t.control)
+        level = bots.hand_over_level(control)
+        for seat in sorted(lost):
+            if live.is_bot(seat) or live.state.is_over():
+                continue
 
-        def change(row: SeatRow) -> SeatRow:
-            return SeatRow(seat, row.kind, row.name, level, True, row.account_id)
+            def change(row: SeatRow, seat: int = seat) -> SeatRow:
+                if row.kind == "bot" or row.handed_to_bot:
+                    raise Conflict(f"seat {seat + 1} is already played by a bot")  # another process did it
+                return SeatRow(seat, row.kind, row.name, level, True, row.account_id)
 
-        def note() -> None:
-            self.manager.clocks.note(live, seat, "handed_to_bot", f"forfeited the tournament table; a bot ({level})")
-            self.manager.clocks.sync(live)
+            def note(seat: int = seat) -> None:
+                self.manager.clocks.note(
+                    live, seat, "handed_to_bot", f"forfeited the tournament table; a bot ({level})"
+                )
+                self.manager.clocks.sync(live)
 
-        if not live.is_bot(seat) and not live.state.is_over():
-            await self.manager.seats.change_seat(live, seat, change, full=True, after=note)
+            try:
+                await self.manager.seats.change_seat(live, seat, change, full=True, after=note)
+            except Conflict:
+                continue
             self.manager.kick_bots(live)
 
     async def end(self, live: LiveTable, lost: set[int], left: list[int]) -> None:

@@ -495,6 +495,18 @@ def current_standings(conn: Connection, t: Tournament) -> tuple[list[Standing], 
     return order, tables, people
 
 
+def forfeits_of(storage: Storage, table_ids: Sequence[str]) -> dict[str, list[int]]:
+    """:func:`forfeits` on a connection of its own (for a worker thread)."""
+    with storage.read() as conn:
+        return forfeits(conn, table_ids)
+
+
+def entrants_of(storage: Storage, tournament_id: str) -> list[dict[str, Any]]:
+    """:func:`entrants` on a connection of its own (for a worker thread)."""
+    with storage.read() as conn:
+        return entrants(conn, tournament_id)
+
+
 def forfeits(conn: Connection, table_ids: Sequence[str]) -> dict[str, list[int]]:
     """The forfeited seats of each of these tables."""
     f = tournament_forfeits_table.c
