@@ -36,7 +36,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -474,7 +474,8 @@ def played(conn: Connection, tournament_id: str) -> list[Played]:
 
 
 def ratings_of(conn: Connection, game: str, people: Sequence[dict[str, Any]]) -> dict[str, int]:
-    """Each entry's rating of the game on the 1500-based scale (bots by their agent's rating)."""
+    """Each entry's rating of the game on the 1500-based scale (bots by their agent's rating here, else
+    by their level's rating from the arena)."""
     keys = {
         (account_entry(p["account_id"]) if p["kind"] == "account" else bots.effective_agent(p["difficulty"])): p[
             "entry"
@@ -484,6 +485,11 @@ def ratings_of(conn: Connection, game: str, people: Sequence[dict[str, Any]]) ->
     r = ratings_table.c
     rows = conn.execute(select(r.entry, r.mu, r.sigma).where(r.game == game, r.entry.in_(list(keys))))
     found = {row.entry: display_rating(row.mu - 3 * row.sigma) for row in rows}
+    for p in people:  # a bot not yet rated on this server: its level's rating from the arena (levels.py)
+        key = bots.effective_agent(p["difficulty"]) if p["kind"] == "bot" else None
+        level = bots.level_rating(game, p["difficulty"]) if key is not None and key not in found else None
+        if key is not None and level is not None and isinstance(level.get("display_rating"), int):
+            found[key] = cast(int, level["display_rating"])
     return {entry: found[key] for key, entry in keys.items() if key in found}
 
 
