@@ -2,7 +2,7 @@
 // every change sends the session's CSRF token in the X-CSRF-Token header. No credential is ever put in
 // a URL or in localStorage.
 
-import { errorText } from "/static/js/i18n.js";
+import { errorText, t } from "/static/js/i18n.js";
 
 let whoami = null; // the answer of GET /api/account: {account, csrf}
 
@@ -79,6 +79,16 @@ export async function rendererFor(gameId) {
   } catch (err) {
     console.info(`no renderer for ${gameId}, using the generic one`, err);
     return (await import("/static/games/generic.js")).default;
+  }
+}
+
+/** Draw the board with the game's renderer; a renderer error is shown in the board's place (and logged). */
+export function drawBoard(renderer, board, ctx) {
+  try {
+    renderer.render(board, ctx);
+  } catch (err) {
+    console.error(err);
+    board.replaceChildren(el("p", { class: "error" }, t("app:table.cannot_draw", { error: err.message })));
   }
 }
 

@@ -3,7 +3,7 @@
 // (GET /api/exercises/{id}). Play a move: the server says whether it is the search's better move, or as
 // good within a small margin (POST /api/exercises/{id}/answer).
 
-import { api, el, rendererFor } from "/static/js/api.js";
+import { api, drawBoard, el, rendererFor } from "/static/js/api.js";
 import { gameName, lang, loadNamespaces, seatName, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,12 +29,7 @@ function draw() {
     evaluate: (query) => api(`${path}/evaluate`, { method: "POST", body: { query } }), // games with evaluations
   };
   document.body.classList.toggle("pending", page.pending);
-  try {
-    page.renderer.render($("board"), ctx);
-  } catch (err) {
-    console.error(err);
-    $("board").replaceChildren(el("p", { class: "error" }, t("app:table.cannot_draw", { error: err.message })));
-  }
+  drawBoard(page.renderer, $("board"), ctx);
 }
 
 /** A move in the game's words: the renderer's, else the server's words for the move played, else "this move". */

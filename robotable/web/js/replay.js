@@ -1,7 +1,7 @@
 // The replay viewer: a finished table (as a spectator, or as a seat this browser holds) or an uploaded
 // record, step by step. The server sends each step as that seat saw it (views and visible events).
 
-import { api, currentAccount, el, mySeats, rendererFor, toast } from "/static/js/api.js";
+import { api, currentAccount, drawBoard, el, mySeats, rendererFor, toast } from "/static/js/api.js";
 import { gameName, loadNamespaces, seatName, t } from "/static/js/i18n.js";
 import { mountReview } from "/static/js/review.js";
 
@@ -31,7 +31,7 @@ function show(index, marks = null) {
   const ctx = marks
     ? { ...base, legal: marks.legal, act: marks.act, preview: marks.preview, evaluate: marks.evaluate, replay: false, tableId: `review:${tableId}` }
     : { ...base, legal: [], act: () => {}, replay: true };
-  rp.renderer.render($("board"), ctx);
+  drawBoard(rp.renderer, $("board"), ctx);
   const describe = rp.renderer.describeEvent || ((e) => e.type);
   const log = allLog(rp.index);
   const items = log

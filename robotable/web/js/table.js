@@ -2,7 +2,7 @@
 // the log, undo, seats (hand an absent player's seat to a bot), the end screen and "play again".
 // The page never implements rules: it shows the view and offers exactly the legal actions sent.
 
-import { api, currentAccount, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
+import { api, currentAccount, drawBoard, el, mySeats, rendererFor, socketUrl, toast } from "/static/js/api.js";
 import { addLine, loadChat, mountChat, setWritable } from "/static/js/chat.js";
 import { errorText, gameName, levelName, ratedLevelName, ratingTitle, seatName, t } from "/static/js/i18n.js";
 import { inviteFriend } from "/static/js/friend-invite.js";
@@ -192,13 +192,7 @@ function render() {
     events: msg.type === "update" ? msg.events : [], // the new events, for the renderer's animations
     preview: page.seat === null ? null : previewAction,
   };
-  const board = $("board");
-  try {
-    page.renderer.render(board, ctx);
-  } catch (err) {
-    console.error(err);
-    board.replaceChildren(el("p", { class: "error" }, t("app:table.cannot_draw", { error: err.message })));
-  }
+  drawBoard(page.renderer, $("board"), ctx);
   renderSide();
   renderLog();
   renderEnd();

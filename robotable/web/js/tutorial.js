@@ -5,7 +5,7 @@
 // and plays the other seats' answers. The page keeps the moves made in the lesson and sends them with each
 // request (the server keeps nothing); finished lessons are kept in this browser (localStorage).
 
-import { api, el, rendererFor } from "/static/js/api.js";
+import { api, drawBoard, el, rendererFor } from "/static/js/api.js";
 import { gameName, loadAllNamespaces, loadNamespaces, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -104,7 +104,7 @@ function names() {
   return Array.from({ length: page.data.num_players }, (_, i) => (i === page.data.seat ? t("app:tutorial.player") : t("app:tutorial.opponent", { n: i + 1 })));
 }
 
-function drawBoard(events = []) {
+function showBoard(events = []) {
   const d = page.data;
   const ctx = {
     view: d.view,
@@ -122,12 +122,7 @@ function drawBoard(events = []) {
   document.body.classList.toggle("pending", page.pending);
   document.body.dataset.step = String(d.step);
   document.body.dataset.finished = d.finished ? "1" : "0";
-  try {
-    page.renderer.render($("board"), ctx);
-  } catch (err) {
-    console.error(err);
-    $("board").replaceChildren(el("p", { class: "error" }, t("app:table.cannot_draw", { error: err.message })));
-  }
+  drawBoard(page.renderer, $("board"), ctx);
 }
 
 /** A move in the game's words (the renderer's), for "show me". */
@@ -181,7 +176,7 @@ function feedbackLine(kind, text, id) {
 async function act(action) {
   if (page.pending || page.data.finished) return;
   page.pending = true;
-  drawBoard();
+  showBoard();
   const before = page.data;
   try {
     const answer = await api(`${base()}/try`, { method: "POST", body: { moves: page.moves, action } });
@@ -210,21 +205,21 @@ async function act(action) {
       }
       page.pending = false;
       drawGuide();
-      drawBoard(answer.events);
+      showBoard(answer.events);
       showBoardTop();
       document.body.dataset.accepted = String(page.moves.length);
     } else {
       page.pending = false;
       page.feedback = feedbackLine("hint", t(answer.hint), "tutorial-hint");
       drawGuide();
-      drawBoard();
+      showBoard();
       document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
     }
   } catch (err) {
     page.pending = false;
     page.feedback = feedbackLine("error", err.message, "tutorial-error");
     drawGuide();
-    drawBoard();
+    showBoard();
   }
 }
 
@@ -237,7 +232,7 @@ async function openLesson(lessonId, moves = []) {
   history.replaceState(null, "", lessonUrl(gameId, lessonId));
   document.title = t("app:tutorial.page_title", { game: gameName(gameId), lesson: t(page.data.title) });
   drawGuide();
-  drawBoard();
+  showBoard();
 }
 
 async function showLesson() {
