@@ -109,9 +109,10 @@ def test_an_eight_player_swiss_runs_to_its_standings_with_a_no_show(local_server
     tid = ann.url.rsplit("/", 1)[1]
     ann.locator("#t-enter").click()
     ann.locator("#t-withdraw").wait_for()
-    # Bob finds it in the list on his phone, in Japanese, and signs up; six more sign up through the API
-    bob.goto(server.url + "/tournaments")
-    bob.locator(f"#tournaments-signup [data-tournament='{tid}'] a").click()
+    # Bob finds it in the lobby on his phone, in Japanese, and signs up; six more sign up through the API
+    bob.goto(server.url + "/")  # the lobby lists the tournaments open for sign-up
+    bob.locator(f"#lobby-tournaments [data-tournament='{tid}'] a").click()
+    bob.wait_for_url(f"{server.url}/tournaments/{tid}")
     bob.locator("#t-enter", has_text="参加する").click()
     bob.locator("#t-withdraw", has_text="参加を取り消す").wait_for()
     for name in ("Cat", "Dan", "Eve", "Fay", "Gus", "Hal"):

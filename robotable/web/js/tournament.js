@@ -4,7 +4,7 @@
 
 import { api, currentAccount, el, toast } from "/static/js/api.js";
 import { gameName, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
-import { clockLabel } from "/static/js/turn.js";
+import { settingsText, statusText, tournamentRow } from "/static/js/tournament-common.js";
 
 await loadAllNamespaces(); // the games' names
 
@@ -23,21 +23,6 @@ async function act(path, method = "POST", body = undefined) {
     toast(err.message);
     return null;
   }
-}
-
-function statusText(tm) {
-  if (tm.status === "running") return t("app:tournament.status_running", { round: tm.round, rounds: tm.rounds });
-  return t(`app:tournament.status_${tm.status}`);
-}
-
-function settingsText(tm) {
-  return t("app:tournament.settings", {
-    game: gameName(tm.game, tm.game),
-    format: t(`app:tournament.format_${tm.format}`),
-    size: tm.table_size,
-    rounds: tm.rounds,
-    clock: clockLabel(tm.time_control),
-  });
 }
 
 // -- the list and the form ------------------------------------------------------------------------------
@@ -88,18 +73,7 @@ function createForm(gamesList) {
 }
 
 function listSection(title, id, rows) {
-  const body = rows.length
-    ? rows.map((tm) =>
-        el(
-          "div",
-          { class: "tournament-row", dataset: { tournament: tm.id } },
-          el("a", { href: `/tournaments/${encodeURIComponent(tm.id)}` }, tm.name),
-          el("span", { class: "muted small" }, settingsText(tm)),
-          el("span", { class: "tag neutral" }, statusText(tm)),
-          el("span", { class: "muted small" }, t("app:tournament.entrants_count", { n: tm.entrants })),
-        ),
-      )
-    : [el("p", { class: "muted small" }, t("app:tournament.none"))];
+  const body = rows.length ? rows.map(tournamentRow) : [el("p", { class: "muted small" }, t("app:tournament.none"))];
   return el("section", { class: "panel", id }, el("h3", {}, title), body);
 }
 
