@@ -17,8 +17,8 @@ round is paired when every table of the round is over. See docs/server.md, "Tour
   if level, 0 if behind, divided by ``n - 1`` (the encounter counting of the arena's head-to-head
   table, ``robotable.arena.stats``): a win at a 2-player table is 1, a draw 1/2, at a table of 4 the
   winner gets 1, the second 2/3 and so on.
-- **Forfeits.** A seat whose clock runs out at a tournament table forfeits: it ranks last at that table
-  (level with any other forfeited seat) whatever the game says. If at most one seat is left that has not
+- **Forfeits.** A seat whose clock runs out at a tournament table forfeits: it loses to every other seat
+  there (0 points, even against another forfeited seat) whatever the game says. If at most one seat is left that has not
   forfeited, the table ends at once (status ``expired``; the others win); otherwise the forfeited seat is
   handed to a bot, as the hand-over policy does, and the others play on.
 - **Standings** order by points, then Buchholz (the sum over an entrant's tables of the mean points its
@@ -86,8 +86,8 @@ def format_of(table_size: int) -> str:
 
 
 def table_points(ranks: Sequence[int], forfeited: Sequence[int] = ()) -> list[float]:
-    """Each seat's points at a table from the game's ``ranks`` (0 is first, equal ranks are level);
-    forfeited seats rank last, level with each other.
+    """Each seat's points at a table from the game's ``ranks`` (0 is first, equal ranks are level); a
+    forfeited seat loses to every other seat (scoring nothing, even against another forfeit).
 
     >>> table_points([0, 1])
     [1.0, 0.0]
@@ -95,21 +95,23 @@ def table_points(ranks: Sequence[int], forfeited: Sequence[int] = ()) -> list[fl
     [0.5, 0.5]
     >>> table_points([0, 1], forfeited=[0])
     [0.0, 1.0]
+    >>> table_points([0, 0], forfeited=[0, 1])
+    [0.0, 0.0]
     >>> [round(p, 3) for p in table_points([1, 0, 2, 1])]
     [0.5, 1.0, 0.0, 0.5]
     """
     n = len(ranks)
     if n < 2:
         return [1.0] * n
-    worst = max(ranks) + 1
-    rank = [worst if seat in forfeited else int(r) for seat, r in enumerate(ranks)]
-    out = []
-    for seat in range(n):
-        score = sum(
-            1.0 if rank[seat] < rank[o] else 0.5 if rank[seat] == rank[o] else 0.0 for o in range(n) if o != seat
-        )
-        out.append(score / (n - 1))
-    return out
+
+    def against(seat: int, other: int) -> float:
+        if seat in forfeited:
+            return 0.0  # a forfeit loses to everyone, another forfeit included
+        if other in forfeited:
+            return 1.0
+        return 1.0 if ranks[seat] < ranks[other] else 0.5 if ranks[seat] == ranks[other] else 0.0
+
+    return [sum(against(seat, o) for o in range(n) if o != seat) / (n - 1) for seat in range(n)]
 
 
 @dataclass(frozen=True)

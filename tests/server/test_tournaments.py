@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from people import bearer, guest_token, wait_for
+from sqlalchemy import update
 
-from robotable.server import tournaments
+from robotable.server import tournament_api, tournaments
+from robotable.server.storage.schema import tournament_tables_table
 
 LIVE = {"kind": "live", "base": 60, "increment": 0}
 
@@ -313,6 +315,27 @@ def test_groups_of_three_with_bots_pair_by_standing_and_forfeits_hand_the_seat_t
     assert points[ann_id] == 0.0 and ann_id in second
 
 
+def test_a_table_claimed_but_never_made_is_made_by_the_runner_later(clocked, server_clock) -> None:
+    """A process that claimed a round's table and stopped before making it: any process makes it later."""
+    client = clocked()
+    org, ann = guest_token(client, "Org"), guest_token(client, "Ann")
+    body = {"name": "Ghost", "game": "tf22-reload", "table_size": 2, "rounds": 1, "time_control": LIVE}
+    tid = client.post("/api/tournaments", json=body, headers=bearer(org)).json()["tournament"]["id"]
+    for token in (org, ann):
+        assert client.post(f"/api/tournaments/{tid}/entries", headers=bearer(token)).status_code == 200
+    assert client.post(f"/api/tournaments/{tid}/start", headers=bearer(org)).status_code == 200
+    storage = client.app.state.manager.storage  # type: ignore[attr-defined]
+    c = tournament_tables_table.c
+    with storage.transaction() as conn:  # as if the claim had gone to a process that then died
+        conn.execute(update(tournament_tables_table).where(c.tournament_id == tid).values(table_id="ghost0001"))
+    assert tournament(client, tid)["rounds"][0]["tables"][0]["table"] is None  # claimed, not made: no link
+    server_clock.advance(tournament_api.REMAKE_AFTER + 1)
+    wait_for(lambda: tournament(client, tid)["rounds"][0]["tables"][0]["table"] == "ghost0001", "the table made")
+    entries = [s["entry"] for s in tournament(client, tid)["rounds"][0]["tables"][0]["seats"]]
+    summary = client.get("/api/tables/ghost0001").json()
+    assert [s["account"] for s in summary["seats"]] == entries and summary["rated"]
+
+
 def test_pairing_rules() -> None:
     # Swiss: never a rematch where one can be avoided, even if the leader must go down the table for it
     met = {frozenset("ab"), frozenset("ac"), frozenset("bd")}
@@ -327,6 +350,7 @@ def test_pairing_rules() -> None:
     assert tournaments.group_tables(list("abcde"), 4, 3, {}) == ([("a", "b", "c", "d")], ["e"])
     # points at a table of 4 with a forfeit: the forfeited seat is last whatever the game said
     assert tournaments.table_points([0, 1, 2, 3], forfeited=[0]) == pytest.approx([0.0, 1.0, 2 / 3, 1 / 3])
+    assert tournaments.table_points([0, 0], forfeited=[0, 1]) == [0.0, 0.0]  # two no-shows: both lose
     # standings: points, then Buchholz, then rating
     played = [
         tournaments.Played(1, 0, ("a", "b"), (1.0, 0.0), "finished"),
