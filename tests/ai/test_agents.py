@@ -14,6 +14,9 @@ GAMES = games.available()
 SEARCHABLE = [g for g in GAMES if heuristics.for_game(g) is not None]
 #: Games still waiting for their heuristics (issue: AI opponents). Shrinks to nothing as they land.
 PENDING_HEURISTICS: set[str] = set()
+#: The game whose searches also run rollouts to the very end (the other games' random rollouts last thousands
+#: of actions, so their searches always stop rollouts early).
+FULL = "tf22-reload"
 
 
 def test_only_the_known_pending_games_lack_heuristics():
@@ -51,6 +54,12 @@ def _counts(game_id: str) -> range:
     return range(game.min_players, game.max_players + 1)
 
 
+def _search_count(kind: str, game_id: str) -> int:
+    """The player count of the whole game a search kind plays in test_every_agent_plays_only_legal_actions."""
+    counts = _counts(game_id)
+    return max(counts) if kind == "ismcts" else min(counts)
+
+
 # one test per game, agent and player count (a game each), so parallel test workers share them
 @pytest.mark.parametrize(
     ("game_id", "kind", "players"),
@@ -60,11 +69,12 @@ def _counts(game_id: str) -> range:
         + [(g, k) for g in SEARCHABLE for k in ("heuristic", "ismcts", "ismcts-guided")]
         # rollouts to the very end: one game is enough for this code path (search on Twin Tin Bots and
         # Robots on the Line always stops rollouts early: their random rollouts last thousands of actions)
-        + [("tf22-reload", "ismcts-full-rollouts")]
+        + [(FULL, "ismcts-full-rollouts")]
         for n in _counts(g)
-        # searches play whole games at the fewest and the most seats; the counts between are asked at every
-        # kind of decision by test_agents_answer_every_reachable_decision_of_random_games
-        if not k.startswith("ismcts") or n in (min(_counts(g)), max(_counts(g)))
+        # each search plays one whole game: the plain one at the most seats, the guided one (and full
+        # rollouts) at the fewest, so a game's smallest and largest tables both see a search to the end; every
+        # search kind is asked at other counts by test_agents_answer_every_reachable_decision_of_random_games
+        if not k.startswith("ismcts") or n == _search_count(k, g)
     ],
 )
 def test_every_agent_plays_only_legal_actions_to_the_end(game_id, kind, players):
@@ -84,16 +94,17 @@ def test_agents_answer_every_reachable_decision_of_random_games(game_id, seed):
     players = game.min_players + seed % (game.max_players - game.min_players + 1)
     match = Match(game_id, players, seed=seed)
     rng = Rng(seed)
+    # full rollouts on TF22 only: see test_every_agent_plays_only_legal_actions_to_the_end
+    searches = [k for k in agents if k.startswith("ismcts") and (k != "ismcts-full-rollouts" or game_id == FULL)]
     step = 0
     while not match.state.is_over() and step < 400:  # random games of some games run to thousands
         waiting = match.state.to_act()
         for seat in waiting:  # every seat the game waits for, simultaneous choices included
             legal = match.state.legal_actions(seat)
             for kind, agent in agents.items():
-                if kind.startswith("ismcts") and step % 7:
-                    continue  # search is slower: ask it at every seventh step
-                if kind == "ismcts-full-rollouts" and game_id != "tf22-reload":
-                    continue  # see test_every_agent_plays_only_legal_actions_to_the_end
+                # search is slower: one search kind at every seventh step, the kinds in turn
+                if kind.startswith("ismcts") and (step % 7 or kind != searches[step // 7 % len(searches)]):
+                    continue
                 assert agent.act(match.state, seat) in legal, kind
         seat = waiting[rng.randrange(len(waiting))]
         legal = match.state.legal_actions(seat)
@@ -108,7 +119,7 @@ def test_agents_answer_every_reachable_decision_of_random_games(game_id, seed):
 def test_the_same_seed_gives_the_same_game(game_id, spec):
     game = games.load(game_id)
     n = game.min_players
-    moves = 60 if spec.startswith("ismcts") else None  # a search's first 60 moves (whole games: 30 s and more)
+    moves = 30 if spec.startswith("ismcts") else None  # a search's first 30 moves (whole games: 30 s and more)
     first = play(game_id, n, 3, [make_agent(spec, seed=s) for s in range(n)], moves)
     again = play(game_id, n, 3, [make_agent(spec, seed=s) for s in range(n)], moves)
     assert first.record.moves == again.record.moves
