@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from people import bearer, guest_token, wait_for
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from robotable.server import tournament_api, tournaments
-from robotable.server.storage.schema import tournament_tables_table
+from robotable.server.storage.schema import mail_outbox_table, tournament_tables_table
 
 LIVE = {"kind": "live", "base": 60, "increment": 0}
 
@@ -263,6 +263,8 @@ def test_groups_of_three_with_bots_pair_by_standing_and_forfeits_hand_the_seat_t
     assert tournament(client, tid)["tournament"]["format"] == "groups"
     for token in (ann, bob):
         assert client.post(f"/api/tournaments/{tid}/entries", headers=bearer(token)).status_code == 200
+    mail = {"email": "bob@example.org", "notify": True, "lang": "en"}
+    assert client.put("/api/account/mail", json=mail, headers=bearer(bob)).status_code == 200
     refused(
         client.post(f"/api/tournaments/{tid}/bots", json={"difficulty": "random"}, headers=bearer(ann)),
         403,
@@ -293,6 +295,15 @@ def test_groups_of_three_with_bots_pair_by_standing_and_forfeits_hand_the_seat_t
         lambda: client.get(f"/api/tables/{top['table']}").json()["seats"][seat_of[ann_id]]["handed_to_bot"],
         "Ann's seat handed to a bot",
     )
+    # Ann comes back and takes her seat: the forfeit stands, and the runner gives the seat back to the bot
+    taken = client.post(f"/api/tables/{top['table']}/seats/{seat_of[ann_id]}/reclaim", headers=bearer(ann))
+    assert taken.status_code == 200, taken.text  # (the game waits for Bob: it cannot have ended)
+    wait_for(
+        lambda: client.get(f"/api/tables/{top['table']}").json()["seats"][seat_of[ann_id]]["handed_to_bot"],
+        "Ann's seat handed to the bot again",
+    )
+    notes = client.get(f"/api/tables/{top['table']}").json()["clock"]["notes"]
+    assert [n["kind"] for n in notes if n["seat"] == seat_of[ann_id]][-2:] == ["reclaimed", "handed_to_bot"]
     play_to_the_end(client, top["table"], {seat_of[bob_id]: bob}, random.Random(3))
 
     def round_one_over() -> bool:
@@ -306,6 +317,13 @@ def test_groups_of_three_with_bots_pair_by_standing_and_forfeits_hand_the_seat_t
     assert sorted(s["points"] for s in first["seats"] if s["entry"] != ann_id) in ([0.5, 1.0], [0.75, 0.75])
     assert now["rounds"][0]["tables"][1]["outcome"] == "finished"  # the bots' table
     assert client.get(f"/api/tables/{top['table']}").json()["status"] == "finished"
+    # e-mail when away: each round's pairing queued one "tournament" notice for Bob (who asked for e-mail), none
+    # for Ann (who did not)
+    o = mail_outbox_table.c
+    with client.app.state.manager.storage.read() as conn:  # type: ignore[attr-defined]
+        queued = conn.execute(select(o.account_id, o.key).where(o.kind == "tournament")).all()
+    assert (account_of(client, bob), f"tournament:{tid}:1") in [tuple(r) for r in queued]
+    assert ann_id not in {r.account_id for r in queued}
     # round 2 is cut from the standings: the three leaders of round 1 sit together at the top table
     round2 = wait_for(lambda: len((t := tournament(client, tid))["rounds"]) == 2 and t, "round 2")
     # (ratings, the last tie-break, move as tables finish: compare by points)
