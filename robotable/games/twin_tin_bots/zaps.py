@@ -22,7 +22,7 @@ from robotable.core import Event
 from .actions import MoveBlob, ZapOrder
 from .board import BLOB_THING, GROUND, Board, Thing
 from .components import TILE_NAMES, ZAP_ORDERS, Tile
-from .events import zap_event, zap_order_event
+from .events import zap_event
 from .hexgrid import OFFSETS, Hex
 from .movement import push, push_line
 from .orders import ZAP_ORDER_OPS
@@ -79,7 +79,7 @@ def zap(st: TtbState, rid: int, reach: int, events: list[Event]) -> None:
         events.append(Event("zap", {"robot": name, "hex": list(n), "hit": st.names[thing[1]], "resisted": True}))
     else:
         st.phase, st.target = ZAP, thing[1]
-        events.append(zap_event[name, n, st.names[thing[1]]])
+        events.append(Event("zap", {"robot": name, "hex": list(n), "hit": st.names[thing[1]]}))
 
 
 def blob_moves(st: TtbState) -> list[int]:
@@ -100,7 +100,7 @@ def zap_order(st: TtbState, action: ZapOrder, events: list[Event]) -> None:
     """The zapped robot performs the chosen order with its own facing; then the run goes on."""
     victim, st.target = st.target, -1
     st.phase = RUN
-    events.append(zap_order_event[st.names[victim], TILE_NAMES[action.order]])
+    events.append(Event("zap_order", {"robot": st.names[victim], "order": TILE_NAMES[action.order]}))
     st.perform(victim, ZAP_ORDER_OPS[action.order], events)
 
 
