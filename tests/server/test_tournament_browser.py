@@ -155,6 +155,7 @@ def test_an_eight_player_swiss_runs_to_its_standings_with_a_no_show(local_server
         assert server.api("POST", f"/api/tables/{table}/moves", json=move, headers=bearer(token)).status_code == 200
         if number == 1:  # Bob's phone shows the round being played, a link to each table
             bob.locator(".tournament-round[data-round='1'] .tournament-table a.button").nth(3).wait_for()
+            assert bob.locator(".tournament-round[data-round='1'] .tournament-table.mine").count() == 1  # his own
             ARTIFACTS.mkdir(exist_ok=True)
             bob.screenshot(path=str(ARTIFACTS / "tournament-round-phone-ja.png"), full_page=True)
         server_clock.advance(BLITZ + 1)  # the no-show's clock runs out: a forfeit

@@ -144,14 +144,16 @@ function formatPoints(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0$/, "");
 }
 
-function roundSection(round) {
-  const tables = round.tables.map((tb) =>
-    el(
+function roundSection(round, me) {
+  const tables = round.tables.map((tb) => {
+    const mine = me.entry !== null && tb.seats.some((s) => s.entry === me.entry);
+    const playing = mine && tb.outcome === "playing";
+    return el(
       "div",
-      { class: `tournament-table ${tb.outcome}`, dataset: { board: String(tb.board), outcome: tb.outcome } },
+      { class: `tournament-table ${tb.outcome}${mine ? " mine" : ""}`, dataset: { board: String(tb.board), outcome: tb.outcome } },
       el("strong", {}, t("app:tournament.board", { n: tb.board + 1 })),
       el("span", { class: "tag neutral" }, t(`app:tournament.outcome_${tb.outcome}`)),
-      tb.table ? el("a", { class: "button small", href: `/table/${encodeURIComponent(tb.table)}` }, t("app:tournament.open_table")) : null,
+      tb.table ? el("a", { class: `button small${playing ? " primary" : ""}`, href: `/table/${encodeURIComponent(tb.table)}` }, t(playing ? "app:tournament.play_table" : "app:tournament.open_table")) : null,
       el(
         "div",
         { class: "seats" },
@@ -165,8 +167,8 @@ function roundSection(round) {
           ),
         ),
       ),
-    ),
-  );
+    );
+  });
   return el("section", { class: "panel tournament-round", dataset: { round: String(round.round) } }, el("h3", {}, t("app:tournament.round", { n: round.round })), tables);
 }
 
@@ -197,7 +199,7 @@ async function loadOne() {
   $("tournament-body").replaceChildren(
     ...[
       data.standings.length && tm.status !== "signup" ? standingsTable(data) : null,
-      ...[...data.rounds].reverse().map(roundSection),
+      ...[...data.rounds].reverse().map((round) => roundSection(round, data.me)),
       el("section", { class: "panel", id: "tournament-entrants" }, el("h3", {}, t("app:tournament.entrants"), ` (${data.entrants.length})`), entrants),
     ].filter(Boolean),
   );
