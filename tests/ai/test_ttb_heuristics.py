@@ -277,3 +277,119 @@ def test_search_values_a_robot_on_its_way_above_one_its_program_leaves_in_place(
     on_its_way = red_b([-1, 0], ["forward_1", None, None])
     standing = red_b([-1, 1], ["turn_left", "turn_right", None])
     assert ttb.evaluate(on_its_way)[0] > ttb.evaluate(standing)[0]
+
+
+# -- search: the opponent model remembers positions -------------------------------------------------
+
+
+def test_the_opponent_model_remembers_positions_and_answers_as_the_light_heuristic():
+    # Positions of several games through one shared memory: every answer (first asked or remembered)
+    # is the light heuristic's own choice there, with the same draws from the search's generator.
+    ttb._MODEL_CACHE.clear()
+    asked = 0
+    for seed in range(3):
+        state = GAME.start(2, seed=seed)
+        play = Rng(seed)
+        for _ in range(24):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            plain = Rng(seed)
+            fresh = ttb.decide(state, seat, legal, plain, light=True)
+            next_draw = plain.random()
+            for remembered in (False, True):
+                rng = Rng(seed)
+                assert ttb.model(state.clone(), seat, legal, rng) == fresh, remembered
+                # the same draws as without the memory: a search's later choices do not depend on it
+                assert rng.random() == next_draw, remembered
+            asked += 1
+            state.apply(seat, ttb.rollout(state, seat, legal, play))
+    assert asked > 30
+    assert 0 < len(ttb._MODEL_CACHE) <= asked
+
+
+def test_the_opponent_model_tells_apart_positions_one_robot_apart():
+    # The same mid-game position with one robot turned, moved or unloaded: each variant is answered as
+    # the light heuristic answers it, through one shared memory (a key blind to robots would not).
+    ttb._MODEL_CACHE.clear()
+    state = GAME.start(2, seed=5)
+    rng = Rng(5)
+    for _ in range(14):
+        seat = state.to_act()[0]
+        state.apply(seat, ttb.rollout(state, seat, state.legal_actions(seat), rng))
+    seat = state.to_act()[0]
+    variants = []
+    for r in range(len(state.rhex)):
+        for f in range(6):
+            v = state.clone()
+            v.rface[r] = f
+            variants.append(v)
+        for dq, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            h = (state.rhex[r][0] + dq, state.rhex[r][1] + dr)
+            if h in ttb.nav_for(state).index and state.thing_at(h) is None and not state.board.solid(h):
+                v = state.clone()
+                v.rhex[r] = h
+                variants.append(v)
+        v = state.clone()
+        v.rcargo[r] = 0 if state.rcargo[r] else 3
+        variants.append(v)
+    answers = set()
+    for v in variants:
+        legal = v.legal_actions(seat)
+        fresh = ttb.decide(v, seat, legal, Rng(0), light=True)
+        assert ttb.model(v, seat, legal, Rng(1)) == fresh
+        answers.add(fresh)
+    assert len(answers) > 3  # the variants do call for different changes
+
+
+def test_the_opponent_model_memory_is_bounded(monkeypatch):
+    monkeypatch.setattr(ttb, "MODEL_CACHE_SIZE", 3)
+    ttb._MODEL_CACHE.clear()
+    state = GAME.start(2, seed=4)
+    rng = Rng(4)
+    for _ in range(12):
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        ttb.model(state, seat, legal, rng)
+        assert len(ttb._MODEL_CACHE) <= 3
+        state.apply(seat, ttb.rollout(state, seat, legal, rng))
+
+
+def test_search_with_the_model_memory_plays_as_without_it(monkeypatch):
+    # The memory only saves time: a guided search (as hard searches) gives every root candidate the
+    # same visits and rewards with it as without it, decision after decision of one game.
+    def light(state, seat, legal, rng):
+        return ttb.decide(state, seat, legal, rng, light=True)
+
+    params = {"iterations": 40, "rollout_depth": 4, "model_opponents": 0.7, "root_width": 6}
+    state = GAME.start(2, seed=8)
+    play = Rng(8)
+    with_memory, without = ISMCTSAgent(seed=3, **params), ISMCTSAgent(seed=3, **params)
+    ttb._MODEL_CACHE.clear()
+    compared = 0
+    for _ in range(10):
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            roots = []
+            for agent, model in ((without, light), (with_memory, ttb.model)):
+                monkeypatch.setattr(ttb, "model", model)
+                agent._game = None  # bind the game's model again
+                seen = {}
+                original = agent._iterate
+
+                def record(sample, roots_, me, allowed=None, guided=None, original=original, seen=seen):
+                    seen["root"] = roots_
+                    seen["me"] = me
+                    return original(sample, roots_, me, allowed, guided)
+
+                monkeypatch.setattr(agent, "_iterate", record)
+                agent.act(state.clone(), seat)
+                edges = seen["root"][seen["me"]].actions
+                roots.append({a: (e.visits, round(e.total, 9)) for a, e in edges.items()})
+            assert roots[0] == roots[1]
+            compared += 1
+        state.apply(seat, ttb.rollout(state, seat, legal, play))
+    assert compared >= 5
+    assert ttb._MODEL_CACHE  # the memory was used
