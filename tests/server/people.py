@@ -81,9 +81,10 @@ def browser_guest(context: Any, base_url: str, name: str = "Player 1") -> str:
     return res.json()["token"]
 
 
-def wait_for(predicate: Callable[[], Any], what: str = "the condition", timeout: float = 60.0) -> Any:
+def wait_for(predicate: Callable[[], Any], what: str = "the condition", timeout: float = 180.0) -> Any:
     """Poll ``predicate`` until it returns something true, and return that. The timeout is only a guard
-    against a hang, generous so a busy machine never trips it: tests wait for conditions, not for time."""
+    against a hang, generous so a busy machine never trips it: tests wait for conditions, not for time
+    (a background review started in a spawned process took over 60 s with the machine at load 15-18)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
