@@ -67,3 +67,23 @@ def test_table_cost_benchmark_prints_each_step_of_a_new_table():
         "its two seats' sockets opened and closed",
     ]
     assert all(float(row.split("web CPU")[1].split()[0]) > 0 for row in rows)
+
+
+def test_level_screen_plays_the_changed_level_and_prints_its_wins():
+    script = str(ROOT / "benchmarks" / "level_screen.py")
+    done = subprocess.run(
+        [sys.executable, script, "--game", "tf22-reload", "--level", "easy", "--set", "iterations=2",
+         "--set", "rollout_depth=1", "--games", "2", "--seed", "3"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "tf22-reload ismcts:easy with {'iterations': 2, 'rollout_depth': 1} against heuristic"
+    assert sum(line.startswith("scores ") for line in lines) == 2
+    wins = float(lines[-1].split(" won ")[1].split(" of ")[0])
+    assert lines[-1].startswith("ismcts:easy won ") and " of 2 seats: " in lines[-1] and 0 <= wins <= 2
+    bad = subprocess.run(
+        [sys.executable, script, "--game", "tf22-reload", "--set", "iterations"], capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "expected key=value, got 'iterations'" in bad.stderr

@@ -1,0 +1,78 @@
+"""Screen a change to a search level before it is kept: the level, with some parameters set, plays an arena.
+
+    nice -n 5 python benchmarks/level_screen.py --game twin-tin-bots --set rollout_depth=2 --games 16 --seed 741208
+
+The level (``--level``, default ``hard``) plays ``--opponent`` (default ``heuristic``) as ``robotable arena``
+would with ``--budget iterations --workers 1``, but with the game's ``LEVELS[level]`` updated by each
+``--set key=value`` in this process. Each game's line, then the level's wins (a tie counts a half) with
+the Wilson 95% interval. A screen of 12-16 games only tells a clear gain from none; a change kept goes
+through a 40-game ``robotable arena`` run once it is in the code (docs/ai.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from robotable.ai import heuristics
+from robotable.ai.ismcts import LEVELS
+from robotable.arena.runner import GameResult
+from robotable.arena.stats import wilson
+from robotable.arena.tournament import Tournament, run_tournament
+
+
+def setting(text: str) -> tuple[str, float]:
+    """``key=value`` with a number for its value."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    try:
+        return key, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{key}'s value must be a number, got {value!r}") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--level", default="hard", choices=list(LEVELS))
+    parser.add_argument("--set", type=setting, action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    module = heuristics.for_game(args.game)
+    levels = getattr(module, "LEVELS", None)
+    if levels is None:  # a game without its own levels: the default ones are changed
+        levels = LEVELS
+    changes = {key: int(value) if value.is_integer() else value for key, value in args.set}
+    levels.setdefault(args.level, {}).update(changes)
+    spec = f"ismcts:{args.level}"
+    print(f"{args.game} {spec} with {changes or 'no change'} against {args.opponent}", flush=True)
+    tournament = Tournament(
+        game=args.game,
+        agents=(spec, args.opponent),
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        budget="iterations",
+    )
+    started = time.perf_counter()
+    seats_won: list[float] = []  # the level's payoff at each seat it held (at 2 players: one a game)
+
+    def show(result: GameResult) -> None:
+        mine = [result.payoff(seat) for seat, agent in enumerate(result.agents) if agent == spec]
+        seats_won.extend(mine)
+        elapsed = time.perf_counter() - started
+        print(f"scores {result.scores}  {spec}'s seats won {sum(mine):g} of {len(mine)}  ({elapsed:.0f} s)", flush=True)
+
+    run_tournament(tournament, on_result=show)
+    wins, n = sum(seats_won), len(seats_won)
+    low, high = wilson(wins, n)
+    print(f"{spec} won {wins:g} of {n} seats: {wins / n:.1%} (95% CI {low:.1%}-{high:.1%})")
+
+
+if __name__ == "__main__":
+    main()
