@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from people import bearer, guest_token
+from people import bearer, guest_token, wait_for
 from test_security_edges import docs_rows
 
 from robotable.server import create_app, friends
@@ -200,7 +200,11 @@ def test_signing_out_closes_the_friends_socket_at_once(make) -> None:
     client = make()
     res = client.post("/api/account/signup", json={"username": "ann", "password": PASSWORD})
     assert res.status_code == 201, res.text
+    hub = client.app.state.manager.notices.hub
     with client.websocket_connect("/ws/friends") as socket:  # the session cookie
+        # the socket says nothing when it opens: sign out once the server holds it (else it is refused
+        # as signed out before it opened, "sign_in", which is not what this test is about)
+        wait_for(lambda: hub.count() == 1, "the friends socket to be held")
         ok(client.post("/api/account/signout", headers={"X-CSRF-Token": res.json()["csrf"]}))
         got = socket.receive_json()
         assert got["type"] == "error" and got["status"] == 401 and got["code"] == "app:errors.signed_out"

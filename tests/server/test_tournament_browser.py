@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from clock_helpers import wait_for_running_clock
 from conftest import free_port
 from people import bearer, browser_guest, guest_token, wait_for
 from test_server_browser import browser as chromium
@@ -149,6 +150,8 @@ def test_an_eight_player_swiss_runs_to_its_standings_with_a_no_show(local_server
             play_to_the_end(server, t["table"], {s: token_of[e] for s, e in seats.items()}, rng)
         assert waiting is not None  # the no-show is paired every round
         table, seat, seats = waiting  # its opponent makes TF22's secret choice and waits
+        absent = next(s for s, e in seats.items() if e == no_show)
+        wait_for_running_clock(lambda table=table: server.api("GET", f"/api/tables/{table}").json(), absent)
         token = token_of[seats[seat]]
         snap = server.api("GET", f"/api/tables/{table}/state", params={"seat": seat}, headers=bearer(token)).json()
         move = {"seat": seat, "action": snap["legal"][0], "after": snap["moves"]}

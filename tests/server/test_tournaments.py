@@ -12,6 +12,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from clock_helpers import wait_for_running_clock
 from fastapi.testclient import TestClient
 from people import bearer, guest_token, wait_for
 from sqlalchemy import select, update
@@ -151,6 +152,8 @@ def play_round(
             play_to_the_end(client, t["table"], {s: tokens[e] for s, e in seats.items()}, rng)
             continue
         waiting = True
+        absent = next(s for s, e in seats.items() if e == no_show)
+        wait_for_running_clock(lambda table=t["table"]: client.get(f"/api/tables/{table}").json(), absent)
         seat = next(s for s, e in seats.items() if e != no_show)
         token = tokens[seats[seat]]
         snap = client.get(f"/api/tables/{t['table']}/state", params={"seat": seat}, headers=bearer(token)).json()
@@ -290,6 +293,7 @@ def test_groups_of_three_with_bots_pair_by_standing_and_forfeits_hand_the_seat_t
     snap = client.get(f"/api/tables/{top['table']}/state", params={"seat": seat_of[bob_id]}, headers=bearer(bob)).json()
     move = {"seat": seat_of[bob_id], "action": snap["legal"][0], "after": snap["moves"]}
     assert client.post(f"/api/tables/{top['table']}/moves", json=move, headers=bearer(bob)).status_code == 200
+    wait_for_running_clock(lambda: client.get(f"/api/tables/{top['table']}").json(), seat_of[ann_id])
     server_clock.advance(61)
     wait_for(
         lambda: client.get(f"/api/tables/{top['table']}").json()["seats"][seat_of[ann_id]]["handed_to_bot"],
