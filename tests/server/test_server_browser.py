@@ -7,7 +7,7 @@ screen, the spectator's view and phone-sized pages.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,9 @@ def _generous(make: Callable[..., Any]) -> Callable[..., Any]:
     return made
 
 
-@pytest.fixture
-def browser():
-    """Debian's chromium through Playwright; its contexts and pages wait up to WAIT_MS for a condition."""
+def launched_browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, closed when the generator ends; its contexts and pages wait
+    up to WAIT_MS for a condition. A fixture of any scope yields from it."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make setup` installs it (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
@@ -57,6 +57,12 @@ def browser():
         b.new_page = _generous(b.new_page)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium for one test (see :func:`launched_browser`)."""
+    yield from launched_browser()
 
 
 def signed_in_page(browser, server, name: str = "Player 1", **context_args):

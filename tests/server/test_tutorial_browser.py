@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from conftest import LOG_TAIL, ServerProcess
-from playwright import sync_api
-from test_server_browser import ARGS, ARTIFACTS, CHROMIUM, _generous, watch_errors
+from test_server_browser import ARTIFACTS, launched_browser, watch_errors
 
 from robotable.core.i18n import translate
 from tests.web.axe import assert_no_contrast_violations
@@ -47,14 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One Debian chromium for the module; its contexts and pages wait for conditions (WAIT_MS at most)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make setup` installs it (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        b.new_context = _generous(b.new_context)
-        b.new_page = _generous(b.new_page)
-        yield b
-        b.close()
+    yield from launched_browser()
 
 
 PHONE = {"width": 390, "height": 844}

@@ -82,6 +82,19 @@ export async function rendererFor(gameId) {
   }
 }
 
+/** Ask the server (POST unless told), then `after()` (say, reload the page's data): the answer, or null
+ * with the error shown as a toast. */
+export async function requestThen(after, path, method = "POST", body = undefined) {
+  try {
+    const answer = await api(path, { method, body });
+    await after();
+    return answer;
+  } catch (err) {
+    toast(err.message);
+    return null;
+  }
+}
+
 /** Draw the board with the game's renderer; a renderer error is shown in the board's place (and logged). */
 export function drawBoard(renderer, board, ctx) {
   try {

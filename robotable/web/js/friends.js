@@ -1,23 +1,14 @@
 // The friends page: ask by username, answer requests, the friends list (online first, with their tables),
 // remove and block. Everything is drawn as text.
 
-import { api, el, toast } from "/static/js/api.js";
+import { api, el, requestThen, toast } from "/static/js/api.js";
 import { gameName, loadAllNamespaces, t } from "/static/js/i18n.js";
 
 await loadAllNamespaces(); // the games' names of friends' tables
 
 const $ = (id) => document.getElementById(id);
 
-async function act(path, method = "POST", body = undefined) {
-  try {
-    const answer = await api(path, { method, body });
-    await load();
-    return answer;
-  } catch (err) {
-    toast(err.message);
-    return null;
-  }
-}
+const act = (path, method = "POST", body = undefined) => requestThen(load, path, method, body);
 
 function who(a) {
   return el("a", { class: "friend-name", href: `/profile/${encodeURIComponent(a.id)}` }, a.display_name, a.username ? el("span", { class: "muted small" }, ` @${a.username}`) : null);

@@ -2,7 +2,7 @@
 // start, its rounds with their tables and results, the standings), read again every few seconds while it
 // is being played. Everything is drawn as text.
 
-import { api, currentAccount, el, toast } from "/static/js/api.js";
+import { api, currentAccount, el, requestThen, toast } from "/static/js/api.js";
 import { gameName, levelName, loadAllNamespaces, seatName, t } from "/static/js/i18n.js";
 import { settingsText, statusText, tournamentRow } from "/static/js/tournament-common.js";
 
@@ -14,16 +14,7 @@ const match = location.pathname.match(/^\/tournaments\/([^/]+)$/);
 const tournamentId = match ? decodeURIComponent(match[1]) : null;
 let timer = null;
 
-async function act(path, method = "POST", body = undefined) {
-  try {
-    const answer = await api(path, { method, body });
-    await load();
-    return answer;
-  } catch (err) {
-    toast(err.message);
-    return null;
-  }
-}
+const act = (path, method = "POST", body = undefined) => requestThen(load, path, method, body);
 
 // -- the list and the form ------------------------------------------------------------------------------
 
