@@ -4,6 +4,7 @@ and a notice crossing two server processes through Redis."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -81,6 +82,18 @@ def notice(socket: Any) -> dict[str, Any]:
     return got
 
 
+@contextlib.contextmanager
+def friends_socket(client: TestClient, token: str | None = None) -> Iterator[Any]:
+    """A friends socket (``token``'s, else the session cookie's), yielded once the server holds it: the
+    socket says nothing when it opens, and a notice sent before the server holds it goes nowhere (the
+    test would then wait for it for ever)."""
+    hub = client.app.state.manager.notices.hub
+    held = hub.count()
+    with client.websocket_connect("/ws/friends", headers=bearer(token) if token else {}) as socket:
+        wait_for(lambda: hub.count() > held, "the friends socket to be held")
+        yield socket
+
+
 def test_friends_offer_a_seat_and_block(make) -> None:
     client = make()
     ann, bob, cat = member(client, "ann"), member(client, "Bob"), member(client, "cat")
@@ -93,7 +106,7 @@ def test_friends_offer_a_seat_and_block(make) -> None:
     refused(call(client, "POST", "/api/friends/requests", ann, {"username": "ANN"}), 400, "your own friend")
     refused(call(client, "POST", "/api/friends/requests", ann, {"username": "x" * 41}), 422, "username")
 
-    with client.websocket_connect("/ws/friends", headers=bearer(bob)) as bobs_socket:
+    with friends_socket(client, bob) as bobs_socket:
         asked = ok(call(client, "POST", "/api/friends/requests", ann, {"username": "bob"}))  # any case
         assert asked["status"] == "requested" and asked["account"]["id"] == ids["bob"]
         got = notice(bobs_socket)
@@ -190,7 +203,7 @@ def test_a_notice_reaches_a_socket_of_another_process(make) -> None:
         if here.app.state.manager.fanout.connected and there.app.state.manager.fanout.connected:
             break
         time.sleep(0.01)
-    with there.websocket_connect("/ws/friends", headers=bearer(bob)) as bobs_socket:
+    with friends_socket(there, bob) as bobs_socket:
         ok(call(here, "POST", "/api/friends/requests", ann, {"username": "bob"}))
         got = notice(bobs_socket)
         assert got["type"] == "friend_request" and got["from"]["username"] == "ann"
@@ -200,11 +213,9 @@ def test_signing_out_closes_the_friends_socket_at_once(make) -> None:
     client = make()
     res = client.post("/api/account/signup", json={"username": "ann", "password": PASSWORD})
     assert res.status_code == 201, res.text
-    hub = client.app.state.manager.notices.hub
-    with client.websocket_connect("/ws/friends") as socket:  # the session cookie
-        # the socket says nothing when it opens: sign out once the server holds it (else it is refused
-        # as signed out before it opened, "sign_in", which is not what this test is about)
-        wait_for(lambda: hub.count() == 1, "the friends socket to be held")
+    with friends_socket(client) as socket:  # the session cookie
+        # signed out once the server holds it (else it is refused as signed out before it opened,
+        # "sign_in", which is not what this test is about)
         ok(client.post("/api/account/signout", headers={"X-CSRF-Token": res.json()["csrf"]}))
         got = socket.receive_json()
         assert got["type"] == "error" and got["status"] == 401 and got["code"] == "app:errors.signed_out"
