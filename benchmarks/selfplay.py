@@ -13,7 +13,11 @@ per game and applies it, restarting finished games at once. It runs over
 - pyspiel states (``observation_tensor`` and ``legal_actions_mask`` of the acting player, chance nodes
   sampled and not counted) for our games through the OpenSpiel adapter ("pyspiel"; TF22 through
   ``convert_to_turn_based``, one seat at a time like the vector loop) and for OpenSpiel's
-  ``python_kuhn_poker`` (pure Python) and C++ ``kuhn_poker``.
+  ``python_kuhn_poker`` (pure Python) and C++ ``kuhn_poker``;
+- random playouts one game at a time, in decisions, through the engine, through the OpenSpiel wrapper
+  (explicit chance and seed mode) and through a do-nothing pyspiel game replaying the wrapper's nodes
+  (the "API floor": what pyspiel's Python-game API and the loop cost with no game behind them), with the
+  wrapper's ceiling: the engine's cost per decision over that cost plus the floor's.
 
 A step is one applied decision. Every loop is measured **interleaved**: ``--rounds`` rounds, each giving
 every loop ``seconds / rounds`` in turn, so a change of load on a shared machine falls on all loops alike.
@@ -29,6 +33,7 @@ after. Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import statistics
@@ -109,11 +114,129 @@ class SpielVector:
         pass
 
 
+class _FloorState(pyspiel.State):
+    """A state of :class:`ApiFloor`'s game: replays one recorded game's nodes, ignoring the actions."""
+
+    def __init__(self, game: pyspiel.Game, nodes: list[tuple[int, Any]]) -> None:
+        super().__init__(game)
+        self.nodes, self.at = nodes, 0
+
+    # The same Python-level shortcuts the wrapper has (RobotableSpielState): called from Python, they do
+    # not go through pyspiel's C++ and back.
+    def current_player(self) -> int:
+        return self.nodes[self.at][0]
+
+    def is_terminal(self) -> bool:
+        return self.nodes[self.at][0] == _TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.nodes[self.at][0] == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.nodes[self.at][0] == _SIMULTANEOUS
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        kind, data = self.nodes[self.at]
+        return list(data[player] if kind == _SIMULTANEOUS else data)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self.nodes[self.at][1])
+
+    def _apply_action(self, action: int) -> None:
+        self.at += 1
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        self.at += 1
+
+    def returns(self) -> list[float]:
+        return [1.0 / self.get_game().num_players()] * self.get_game().num_players()
+
+    def __str__(self) -> str:
+        return f"node {self.at}"
+
+
+_TERMINAL, _CHANCE = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
+_SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
+#: The floor games' classes, kept (pyspiel holds its creators until after Python has shut down).
+_FLOOR_CLASSES: list[type] = []
+
+
+def api_floor(spiel: pyspiel.Game, nodes_: int, rng: random.Random) -> pyspiel.Game:
+    """A do-nothing pyspiel Python game with the node mix of ``spiel``: random games of ``spiel`` (at least
+    ``nodes_`` nodes in all) are recorded (who acts at each node, its legal actions or chance outcomes) and its states
+    replay them, one after another, whatever actions are applied. Played by :func:`spiel_playout`, it
+    costs what pyspiel's Python-game API and the playout loop cost for those nodes, with no game at all:
+    the floor of any wrapper of our games through that API."""
+    records: list[list[tuple[int, Any]]] = []
+    while sum(map(len, records)) < nodes_:
+        state, nodes = spiel.new_initial_state(), []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                nodes.append((_CHANCE, outcomes))
+                state.apply_action(rng.choices(*zip(*outcomes))[0])
+            elif state.is_simultaneous_node():
+                legal = [state.legal_actions(p) for p in range(spiel.num_players())]
+                nodes.append((_SIMULTANEOUS, legal))
+                state.apply_actions([rng.choice(a) if a else 0 for a in legal])
+            else:
+                nodes.append((state.current_player(), state.legal_actions()))
+                state.apply_action(rng.choice(nodes[-1][1]))
+        nodes.append((_TERMINAL, None))
+        records.append(nodes)
+    kind = spiel.get_type()
+    name = f"robotable_api_floor_{len(_FLOOR_CLASSES)}"
+    gtype = pyspiel.GameType(
+        short_name=name,
+        long_name=f"do-nothing replay of {kind.short_name}",
+        dynamics=kind.dynamics,
+        chance_mode=kind.chance_mode,
+        information=kind.information,
+        utility=kind.utility,
+        reward_model=kind.reward_model,
+        max_num_players=spiel.num_players(),
+        min_num_players=spiel.num_players(),
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+    info = pyspiel.GameInfo(
+        num_distinct_actions=spiel.num_distinct_actions(),
+        max_chance_outcomes=spiel.max_chance_outcomes(),
+        num_players=spiel.num_players(),
+        min_utility=0.0,
+        max_utility=1.0,
+        utility_sum=1.0,
+        max_game_length=spiel.max_game_length(),
+    )
+    turn = itertools.cycle(records)
+
+    class FloorGame(pyspiel.Game):  # a class as the creator, kept in _FLOOR_CLASSES
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(gtype, info, params or {})
+
+        def new_initial_state(self) -> _FloorState:
+            return _FloorState(self, next(turn))
+
+    _FLOOR_CLASSES.append(FloorGame)
+    pyspiel.register_game(gtype, FloorGame)
+    return pyspiel.load_game(name)
+
+
 class Playouts:
     """Random playouts one game at a time, counted in decisions (a simultaneous node counts one per acting
     seat): through the engine (``legal_actions``, then ``apply``, which checks the action, or
     ``apply_legal``, which does not) or through the OpenSpiel wrapper (``legal_actions``, then
-    ``apply_action`` / ``apply_actions``; chance outcomes drawn by their probabilities, not counted)."""
+    ``apply_action`` / ``apply_actions``; chance outcomes drawn by their probabilities, not counted),
+    or through :func:`api_floor`'s do-nothing game with the wrapper's nodes (explicit chance; counted
+    alike). Both sides count the same decisions of the same kind of game: a game's deal and draws are
+    inside ``start`` and ``apply`` on the engine's side, chance nodes (their time counted, not their
+    number) on the wrapper's."""
 
     num_envs = 1
 
@@ -121,8 +244,10 @@ class Playouts:
         self.game_id, self.players, self.how = game_id, players, how
         self.rng = random.Random(seed)
         self.engine = games.load(game_id)
-        if how.startswith("openspiel"):
+        if how.startswith("openspiel") or how == FLOOR:
             self.spiel = ros.load_game(game_id, players=players, chance_draws=0 if how.endswith("seed") else 1)
+        if how == FLOOR:
+            self.spiel = api_floor(self.spiel, 20_000, random.Random(seed))
 
     def reset(self) -> None:
         pass
@@ -130,7 +255,7 @@ class Playouts:
     def play(self) -> int:
         """One game; its decisions."""
         rng = self.rng
-        if self.how.startswith("openspiel"):
+        if self.how.startswith("openspiel") or self.how == FLOOR:
             return spiel_playout(self.spiel, rng)
         state = self.engine.start(self.players, seed=rng.randrange(1 << 62))
         checked = self.how == "engine apply"
@@ -232,8 +357,10 @@ def _median(ratios: list[float]) -> str:
     return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
-#: The OpenSpiel wrapper table's loops, per game: the engine's own two, then the wrapper's.
-WRAPPER = ("engine apply", "engine apply_legal", "openspiel apply_action", "openspiel apply_action, seed")
+#: The wrapper table's do-nothing game with the wrapper's node mix (explicit chance): see :func:`api_floor`.
+FLOOR = "pyspiel API floor"
+#: The OpenSpiel wrapper table's loops, per game: the engine's own two, the wrapper's, the API's floor.
+WRAPPER = ("engine apply", "engine apply_legal", "openspiel apply_action", "openspiel apply_action, seed", FLOOR)
 
 
 def _load() -> str:
@@ -271,8 +398,16 @@ def print_wrapper(wrapper: list[Loop], p: int) -> None:
             )
     print("wrapper / engine apply per CPU second, ratio in each round, median (min-max)")
     for i in range(0, len(wrapper), len(WRAPPER)):
-        for loop in wrapper[i + 2 : i + len(WRAPPER)]:
+        for loop in wrapper[i + 2 : i + len(WRAPPER) - 1]:
             print(f"{loop.label:<{NAME}} {_median(round_ratios(loop, wrapper[i], 'cpu')):>18}")
+    print("ceiling of the wrapper / engine apply, explicit chance: the engine's cost plus the API floor's alone")
+    for i in range(0, len(wrapper), len(WRAPPER)):
+        engine, floor = wrapper[i], wrapper[i + len(WRAPPER) - 1]
+        ceiling = [
+            (f[0] / f[2]) / (f[0] / f[2] + e[0] / e[2]) for e, f in zip(engine.rounds, floor.rounds, strict=True)
+        ]  # per step, CPU seconds e + f against e
+        label = engine.label.removesuffix(" engine apply")
+        print(f"{label:<{NAME}} {_median(ceiling):>18}")
 
 
 def vector_loops(args: argparse.Namespace, game_ids: list[str]) -> tuple[list[Loop], list[Loop]]:

@@ -231,7 +231,13 @@ def test_research_vector_workers_by_default(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 #: The wrapper table's loops per game (benchmarks/selfplay.py's WRAPPER).
-WRAPPER = ("engine apply", "engine apply_legal", "openspiel apply_action", "openspiel apply_action, seed")
+WRAPPER = (
+    "engine apply",
+    "engine apply_legal",
+    "openspiel apply_action",
+    "openspiel apply_action, seed",
+    "pyspiel API floor",
+)
 
 
 def test_research_selfplay_benchmark_prints_its_tables() -> None:
@@ -251,6 +257,7 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
     wall = next(i for i, line in enumerate(lines) if line.startswith("wall clock: 8 games against 4, ratio in each"))
     wrapper = next(i for i, line in enumerate(lines) if line.startswith("OpenSpiel wrapper against the engine"))
     medians = next(i for i, line in enumerate(lines) if line.startswith("wrapper / engine apply per CPU second"))
+    ceiling = next(i for i, line in enumerate(lines) if line.startswith("ceiling of the wrapper / engine apply"))
     scale = {line[:44].strip(): line[44:].split() for line in lines[scaling + 2 : wall]}
     rounds = {line[:44].strip(): line[44:].split() for line in lines[wall + 2 : wrapper]}
     assert list(rounds) == ["tf22-reload 8 games, 1 process", "tf22-reload 8 games, 2 workers"]
@@ -258,7 +265,13 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
     playouts = {line[:44].strip(): line[44:].split() for line in lines[wrapper + 2 : medians]}
     assert list(playouts) == [f"tf22-reload {how}" for how in WRAPPER]
     assert playouts["tf22-reload engine apply"][3] == "1.00" and playouts["tf22-reload engine apply_legal"][4] == "1.00"
-    assert [line[:44].strip() for line in lines[medians + 1 : -1]] == [f"tf22-reload {how}" for how in WRAPPER[2:]]
+    assert [line[:44].strip() for line in lines[medians + 1 : ceiling]] == [
+        f"tf22-reload {how}" for how in WRAPPER[2:-1]
+    ]
+    assert [line[:44].strip() for line in lines[ceiling + 1 : -1]] == ["tf22-reload"]
+    engine, floor = (float(playouts[f"tf22-reload {how}"][1].replace(",", "")) for how in (WRAPPER[0], WRAPPER[-1]))
+    assert floor > engine  # the do-nothing game costs less per decision than the engine's own moves
+    assert 0 < float(lines[ceiling + 1][44:].split()[0]) < 1
     assert (
         set(table)
         == set(ratios)
