@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from robotable.adapters import vector
 from robotable.adapters._common import encodable_games, legal_by_index
 from robotable.adapters.vector import VectorEnv
-from robotable.core import BadInput, Rng
+from robotable.core import BadInput, Rng, State
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,6 +136,48 @@ def test_research_vector_workers_play_the_same_games(game_id: str, kwargs: dict)
     for a, b in zip(alone, spread):
         assert a.dtype == b.dtype and np.array_equal(a, b)
     assert alone[-1] > 0  # games ended (or were cut off) and restarted on the way
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "workers"), [("tf22-reload", 2, 2), ("tf22-reload", 3, 0), ("robots-on-the-line", 2, 2)]
+)
+def test_research_vector_is_unbatched_stepping(game_id: str, players: int, workers: int) -> None:
+    """Batched (in one process or over workers in shared memory), every game's observations, masks, seats,
+    rewards and done flags are those of the same game played alone through the engine: started from its
+    own stream's seeds, each action applied, the planes encoded from the acting seat's view."""
+    num_envs, seed = 4, 11
+    env = VectorEnv(game_id, num_envs=num_envs, num_players=players, seed=seed, workers=workers)
+    game, encoder = env.game, env.game.observation_encoder
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(num_envs)]
+
+    def start(j: int) -> State:
+        return game.start(players, seed=int(streams[j].integers(0, 2**62)))
+
+    alone = [start(j) for j in range(num_envs)]
+    rng = np.random.default_rng(3)
+    finished = 0
+    with env:
+        obs, mask, seats = env.reset()
+        for step in range(160):
+            for j, state in enumerate(alone):
+                seat = state.to_act()[0]
+                assert seats[j] == seat, (step, j)
+                assert np.array_equal(obs[j], np.asarray(encoder.encode(state.view(seat), seat), np.float32))
+                assert np.flatnonzero(mask[j]).tolist() == sorted(legal_by_index(game, state, seat))
+            actions = env.sample(rng)
+            obs, mask, seats, rewards, done = env.step(actions)
+            for j, state in enumerate(alone):
+                seat = state.to_act()[0]
+                state.apply(seat, legal_by_index(game, state, seat)[int(actions[j])])
+                assert bool(done[j]) == state.is_over(), (step, j)
+                if state.is_over():
+                    payoffs = [state.result().payoff(s) for s in range(players)]
+                    assert rewards[j].tolist() == pytest.approx(payoffs, abs=1e-7)
+                    alone[j] = start(j)
+                    finished += 1
+                else:
+                    assert not rewards[j].any()
+    assert finished > 0 or game_id == "robots-on-the-line"  # TF22 games ended and restarted on the way
 
 
 def test_research_vector_sample_is_uniform_over_the_legal_actions() -> None:
