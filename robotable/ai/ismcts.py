@@ -13,7 +13,9 @@ levels may then *guide the root*: search only ``root_width`` candidates (the heu
 then the others by the evaluator one action ahead), favour the heuristic's choice by progressive bias
 (``guide_bias``), and play rollouts with the heuristic itself (``model_rollouts``). A game's heuristics
 module may also ``prune`` actions search never needs (Robots on the Line: switch flips but the
-heuristic's, since flipping back and forth is free of limits).
+heuristic's, since flipping back and forth is free of limits). A level may replace the tree at the root
+by a *paired* comparison of its candidates (``paired``): all played on the same determinizations with
+the same rollout seeds (common random numbers), so a few samples tell apart moves a few dollars apart.
 
 Simultaneous choices (TF22: RELOAD!) are searched one seat after the other with the searching seat
 first, which is sound because no seat observes another's choice before the reveal. Pending decisions are
@@ -163,6 +165,17 @@ def _descend(current: list[_InfoNode], seat: int, edge: _Edge, events: list[Even
         current[other] = child
 
 
+def _paired_gain(values: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean of ``values[i] - base[i]`` over the samples both have, and its standard error."""
+    diffs = [v - b for v, b in zip(values, base, strict=False)]
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else 0.0), math.inf
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def rank_rewards(state: State) -> list[float]:
     """Each seat's share of the other seats it beat (a tie counts half): 1 for a sole win, 0 for last."""
     ranks = state.result().ranks
@@ -194,6 +207,10 @@ class ISMCTSAgent(Agent):
         root_width: int = 0,
         guide_bias: float = 0.0,
         model_rollouts: float = 0.0,
+        paired: int = 0,
+        paired_z: float = 2.0,
+        paired_gain: float = 0.0,
+        paired_win: bool = False,
         max_wall: float | None = None,
         cpu_clock: Callable[[], float] = time.thread_time,
         wall_clock: Callable[[], float] = time.monotonic,
@@ -212,7 +229,15 @@ class ISMCTSAgent(Agent):
         by the evaluator one action ahead (see :meth:`candidates`); ``guide_bias`` adds
         ``guide_bias / (visits + 1)`` to the heuristic's choice at the root (progressive bias), so the
         search leaves the heuristic's move only for one it finds clearly better; ``model_rollouts`` is the
-        probability that a rollout step plays the opponent model (the heuristic) instead of ``rollout``."""
+        probability that a rollout step plays the opponent model (the heuristic) instead of ``rollout``.
+
+        ``paired`` > 0 replaces the tree at the root by a paired comparison of the root's candidates
+        (see :meth:`_paired`): every candidate is played on the same determinizations with the same
+        rollout seeds, the weakest are dropped after ``paired`` samples, and the search leaves the
+        heuristic's choice only for a candidate whose mean paired gain exceeds ``paired_gain`` and
+        ``paired_z`` standard errors. ``paired_win`` values the candidates by the searching seat's chance
+        of finishing first (the game's ``evaluate_win``, where it has one) rather than its share of the
+        seats it beats: the same at 2 players, a race for first place at more."""
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -232,6 +257,10 @@ class ISMCTSAgent(Agent):
         self.root_width = root_width
         self.guide_bias = guide_bias
         self.model_rollouts = model_rollouts
+        self.paired = paired
+        self.paired_z = paired_z
+        self.paired_gain = paired_gain
+        self.paired_win = paired_win
         self._game: str | None = None
         self._level: str | None = None
         self.budget: str | None = None
@@ -282,6 +311,10 @@ class ISMCTSAgent(Agent):
         self.root_width = int(params.get("root_width", 0))
         self.guide_bias = params.get("guide_bias", 0.0)
         self.model_rollouts = params.get("model_rollouts", 0.0)
+        self.paired = int(params.get("paired", 0))
+        self.paired_z = params.get("paired_z", 2.0)
+        self.paired_gain = params.get("paired_gain", 0.0)
+        self.paired_win = bool(params.get("paired_win", 0))
 
     def _bind(self, game_id: str) -> None:
         """Take the game's rollout policy and evaluator (once per game)."""
@@ -293,6 +326,7 @@ class ISMCTSAgent(Agent):
             self._apply_level(level_params(game_id, self._level))
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
+        self.win_evaluator = getattr(module, "evaluate_win", None) if self._evaluator is None else None
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)
@@ -315,6 +349,8 @@ class ISMCTSAgent(Agent):
             allowed = set(ranked[:width]) if 0 < width < len(ranked) else None
             guided = ranked[0] if self.guide is not None and self.guide_bias > 0 else None
             fallback = ranked[0]  # played if the wall cap passes before the first iteration
+            if self.paired > 0 and guided is not None and width > 1:
+                return self._paired(decision, ranked[:width], cpu_deadline, wall_deadline, cpu_start, wall_start)
         done, stopped_by = 0, "iterations"
         while self.iterations is None or done < self.iterations:
             if done or fallback is not None:
@@ -342,6 +378,76 @@ class ISMCTSAgent(Agent):
             decision.legal,
             key=lambda a: (edges[a].visits, edges[a].total) if a in edges else (-1, 0.0),
         )
+
+    def _paired(
+        self,
+        decision: Decision,
+        candidates: list[Action],
+        cpu_deadline: float,
+        wall_deadline: float,
+        cpu_start: float,
+        wall_start: float,
+    ) -> Action:
+        """Compare the root's candidates (the heuristic's choice first) by paired samples: each sample is
+        one determinization and one rollout seed, and every candidate still in the race is played on it,
+        so the differences between candidates are not drowned by the luck of the draw (common random
+        numbers). After ``paired`` samples the candidates whose paired gain over the heuristic's choice
+        is below the median are dropped (the heuristic's choice stays). A candidate replaces the
+        heuristic's choice only if its mean gain exceeds ``paired_gain`` and ``paired_z`` standard errors.
+        ``iterations`` counts rollouts (one per candidate and sample)."""
+        cpu, wall = self.cpu_clock, self.wall_clock
+        me, guide = decision.seat, candidates[0]
+        values: dict[Action, list[float]] = {a: [] for a in candidates}
+        live = list(candidates)
+        done, samples, stopped_by = 0, 0, "iterations"
+        while self.iterations is None or done + len(live) <= self.iterations:
+            if samples and cpu() >= cpu_deadline:
+                stopped_by = "seconds"
+                break
+            if samples and wall() >= wall_deadline:
+                stopped_by = "max_wall"
+                break
+            sample = decision.sample(self.rng)
+            sample.reopen_choices(me)
+            seed = self.rng.next64()
+            for action in live:
+                state = sample.clone()
+                state.apply_legal(me, action)
+                values[action].append(self._seeded_finish(state, seed)[me])
+            done += len(live)
+            samples += 1
+            if samples == self.paired and len(live) > 2:
+                others = sorted(live[1:], key=lambda a: -_paired_gain(values[a], values[guide])[0])
+                live = [guide, *others[: max(1, len(others) // 2)]]
+        self.last_search = {
+            "iterations": done,
+            "cpu": cpu() - cpu_start,
+            "wall": wall() - wall_start,
+            "stopped_by": stopped_by,
+        }
+        best, best_gain = guide, self.paired_gain
+        for action in candidates[1:]:
+            gain, error = _paired_gain(values[action], values[guide])
+            if gain > best_gain and gain > self.paired_z * error:
+                best, best_gain = action, gain
+        return best
+
+    def _seeded_finish(self, state: State, seed: int) -> list[float]:
+        """:meth:`_finish` with the rollout's choices drawn from ``seed`` (the same for every candidate),
+        valued by each seat's chance of finishing first with ``paired_win`` (and a game that says)."""
+        rng, evaluator = self.rng, self.evaluator
+        win = self.paired_win and self.win_evaluator is not None and state.num_players > 2
+        self.rng = Rng(seed)
+        if win:
+            self.evaluator = self.win_evaluator
+        try:
+            rewards = self._finish(state)
+            if win and state.is_over():
+                winners = state.result().winners
+                rewards = [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.num_players)]
+            return rewards
+        finally:
+            self.rng, self.evaluator = rng, evaluator
 
     def candidates(self, decision: Decision, deadline: float = math.inf) -> list[Action]:
         """The decision's legal actions, most promising first: the heuristic agent's choice, then the
