@@ -210,7 +210,6 @@ class ISMCTSAgent(Agent):
         paired: int = 0,
         paired_z: float = 2.0,
         paired_gain: float = 0.0,
-        paired_win: bool = False,
         max_wall: float | None = None,
         cpu_clock: Callable[[], float] = time.thread_time,
         wall_clock: Callable[[], float] = time.monotonic,
@@ -235,9 +234,7 @@ class ISMCTSAgent(Agent):
         (see :meth:`_paired`): every candidate is played on the same determinizations with the same
         rollout seeds, the weakest are dropped after ``paired`` samples, and the search leaves the
         heuristic's choice only for a candidate whose mean paired gain exceeds ``paired_gain`` and
-        ``paired_z`` standard errors. ``paired_win`` values the candidates by the searching seat's chance
-        of finishing first (the game's ``evaluate_win``, where it has one) rather than its share of the
-        seats it beats: the same at 2 players, a race for first place at more."""
+        ``paired_z`` standard errors."""
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -260,7 +257,6 @@ class ISMCTSAgent(Agent):
         self.paired = paired
         self.paired_z = paired_z
         self.paired_gain = paired_gain
-        self.paired_win = paired_win
         self._game: str | None = None
         self._level: str | None = None
         self.budget: str | None = None
@@ -314,7 +310,6 @@ class ISMCTSAgent(Agent):
         self.paired = int(params.get("paired", 0))
         self.paired_z = params.get("paired_z", 2.0)
         self.paired_gain = params.get("paired_gain", 0.0)
-        self.paired_win = bool(params.get("paired_win", 0))
 
     def _bind(self, game_id: str) -> None:
         """Take the game's rollout policy and evaluator (once per game)."""
@@ -326,7 +321,6 @@ class ISMCTSAgent(Agent):
             self._apply_level(level_params(game_id, self._level))
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
-        self.win_evaluator = getattr(module, "evaluate_win", None) if self._evaluator is None else None
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)
@@ -433,21 +427,13 @@ class ISMCTSAgent(Agent):
         return best
 
     def _seeded_finish(self, state: State, seed: int) -> list[float]:
-        """:meth:`_finish` with the rollout's choices drawn from ``seed`` (the same for every candidate),
-        valued by each seat's chance of finishing first with ``paired_win`` (and a game that says)."""
-        rng, evaluator = self.rng, self.evaluator
-        win = self.paired_win and self.win_evaluator is not None and state.num_players > 2
+        """:meth:`_finish` with the rollout's choices drawn from ``seed`` (the same for every candidate)."""
+        rng = self.rng
         self.rng = Rng(seed)
-        if win:
-            self.evaluator = self.win_evaluator
         try:
-            rewards = self._finish(state)
-            if win and state.is_over():
-                winners = state.result().winners
-                rewards = [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.num_players)]
-            return rewards
+            return self._finish(state)
         finally:
-            self.rng, self.evaluator = rng, evaluator
+            self.rng = rng
 
     def candidates(self, decision: Decision, deadline: float = math.inf) -> list[Action]:
         """The decision's legal actions, most promising first: the heuristic agent's choice, then the

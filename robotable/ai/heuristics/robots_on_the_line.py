@@ -814,22 +814,6 @@ def evaluate(state: State) -> list[float]:
     ]
 
 
-def evaluate_win(state: State) -> list[float]:
-    """Each seat's chance of finishing first: a softmax of the worths :func:`evaluate` compares (at 2
-    players the same values as :func:`evaluate`)."""
-    s: Any = state
-    buyers = tuple(
-        (b, tuple(s.buyer_reqs[slot]), tuple(s.buyer_bonus[slot]))
-        for slot, b in enumerate(s.buyers)
-        if sale.buying(s, slot)
-    )
-    worth = [_worth(s, seat, buyers) for seat in range(s.num_players)]
-    top = max(worth)
-    weights = [math.exp((w - top) / SCALE) for w in worth]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 #: Search budgets for this game (see ``robotable.ai.ismcts.LEVELS``): a turn is several actions and
 #: ``legal_actions`` runs the assembly helper for every buyer, so iterations are fewer than the defaults.
 #: A decision lists 30-50 actions: medium and hard search only the heuristic's choice and the best few
