@@ -88,14 +88,7 @@ def run_ray(
     Every node needs the same version of robotable installed. Ray is imported only here: it is the
     optional ``ray`` extra.
     """
-    ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-        try:
-            ray.init(address=address, **kwargs)
-        except Exception as exc:  # ConnectionError, ValueError, RuntimeError... depending on the Ray version
-            raise BadInput(f"--ray {address}: cannot connect to a Ray cluster: {exc}") from None
+    ray, started_here = connect_ray(address)
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(play_game)
         refs = [task.remote(game_id, players, dict(options), job, budget) for job in jobs]
@@ -113,6 +106,30 @@ def run_ray(
     finally:
         if started_here:
             ray.shutdown()
+
+
+#: How many times a private Ray instance (``--ray local``) is started before giving up. Ray waits a fixed
+#: 30 s for its raylet to register, which a machine busy with other work can miss; a second start does not
+#: wait for the first's processes, which ``ray.shutdown()`` has stopped.
+LOCAL_STARTS = 3
+
+
+def connect_ray(address: str) -> tuple[Any, bool]:
+    """The ``ray`` module connected to ``address`` (``"local"`` starts a private instance), and whether this
+    call started it (the caller then shuts it down), or :class:`BadInput` naming why it could not connect."""
+    ray = import_ray()
+    if ray.is_initialized():
+        return ray, False
+    attempts = LOCAL_STARTS if address == "local" else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+            return ray, True
+        except Exception as exc:  # ConnectionError, ValueError, RuntimeError... depending on the Ray version
+            ray.shutdown()
+            if attempt == attempts:
+                raise BadInput(f"--ray {address}: cannot connect to a Ray cluster: {exc}") from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def import_ray() -> Any:

@@ -9,6 +9,7 @@ import pytest
 
 from robotable.ai import AGENTS, RandomAgent
 from robotable.arena import ArenaGameError, Tournament, run_tournament
+from robotable.arena.execute import LOCAL_STARTS, connect_ray
 from robotable.core import BadInput
 
 # 4 seats and enough games that both workers are busy for a while (about 1 s of play in all).
@@ -44,6 +45,51 @@ def test_without_ray_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail as if not installed
     with pytest.raises(BadInput, match=r"--ray needs Ray, which is not installed: pip install 'robotable\[ray\]'"):
         run_tournament(Tournament(**SMALL, ray="auto"))
+
+
+class StartsLate:
+    """Stands in for Ray whose private instance misses its fixed 30-s startup wait ``misses`` times (a busy
+    machine): the real timeout cannot be caused on demand."""
+
+    def __init__(self, misses: int) -> None:
+        self.misses, self.inits, self.shutdowns, self.up = misses, 0, 0, False
+
+    def is_initialized(self) -> bool:
+        return self.up
+
+    def init(self, address: str, **_: object) -> None:
+        self.inits += 1
+        if self.inits <= self.misses:
+            raise Exception("The current node timed out during startup.")
+        self.up = True
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+        self.up = False
+
+
+def test_a_local_ray_start_that_times_out_is_tried_again(monkeypatch):
+    late = StartsLate(misses=LOCAL_STARTS - 1)
+    monkeypatch.setitem(sys.modules, "ray", late)
+    assert connect_ray("local") == (late, True)
+    assert (late.inits, late.shutdowns) == (LOCAL_STARTS, LOCAL_STARTS - 1)  # each failed start cleaned up
+    assert connect_ray("local") == (late, False)  # already up: not started again, not shut down by the caller
+
+
+def test_a_local_ray_that_never_starts_is_a_clear_error(monkeypatch):
+    late = StartsLate(misses=LOCAL_STARTS)
+    monkeypatch.setitem(sys.modules, "ray", late)
+    with pytest.raises(BadInput, match="--ray local: cannot connect to a Ray cluster: The current node timed out"):
+        connect_ray("local")
+    assert late.inits == LOCAL_STARTS and not late.up
+
+
+def test_a_cluster_address_is_tried_once(monkeypatch):
+    late = StartsLate(misses=1)
+    monkeypatch.setitem(sys.modules, "ray", late)
+    with pytest.raises(BadInput, match="--ray ray://head:10001: cannot connect"):
+        connect_ray("ray://head:10001")
+    assert late.inits == 1
 
 
 def test_workers_build_every_agent_from_its_spec_and_seed():

@@ -96,16 +96,9 @@ def _on_ray(
     game_id: str, players: int, parts: list[list[int]], epsilon: float, address: str, notify: Callable[[int], None]
 ) -> list[list[GameData]]:
     """The chunks as Ray tasks on the cluster at ``address`` (``"local"`` starts a private one), in order."""
-    from robotable.arena.execute import import_ray
-    from robotable.core import BadInput
+    from robotable.arena.execute import connect_ray
 
-    ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-        except Exception as exc:  # ConnectionError, ValueError, RuntimeError... depending on the Ray version
-            raise BadInput(f"--ray {address}: cannot connect to a Ray cluster: {exc}") from None
+    ray, started_here = connect_ray(address)
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(play_games)
         refs = [task.remote(game_id, players, part, epsilon) for part in parts]
