@@ -16,9 +16,15 @@ class WallClock:
 
     def __init__(self) -> None:
         self.offset = timedelta()
+        self.frozen: datetime | None = None
 
     def now(self) -> datetime:
-        return datetime.now(UTC) + self.offset
+        return (self.frozen or datetime.now(UTC)) + self.offset
+
+    def freeze(self) -> None:
+        """Stop real time from passing: from now on only :meth:`advance` moves the clock (tests only, for
+        checks of exact clock readings that a busy machine's delays must not change)."""
+        self.frozen = datetime.now(UTC)
 
     def advance(self, seconds: float) -> None:
         """Move time forward by ``seconds`` (tests only)."""
@@ -29,6 +35,7 @@ class WallClock:
     def reset(self) -> None:
         """Back to real time (tests, when done)."""
         self.offset = timedelta()
+        self.frozen = None
 
 
 #: The one clock of the process.
