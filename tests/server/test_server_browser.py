@@ -78,15 +78,20 @@ def watch_errors(page, errors: list[str]) -> None:
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
 
 
+def click_and_wait_for_the_move(page, target) -> None:
+    """Click ``target`` (a locator of a legal action) and wait until the table has taken that move, so the
+    next look at the page never sees the buttons of the position before it."""
+    moves = page.evaluate("document.body.dataset.moves")
+    target.click()
+    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'")
+
+
 def click_one_move(page) -> None:
     """Click one legal action (opening the R card first if only R is left), wait for the table to move."""
-    moves = page.evaluate("document.body.dataset.moves")
     legal = page.locator("[data-legal]")
     if legal.count() == 0:
         page.locator("[data-rcard]:not([disabled])").click()
-        legal = page.locator("[data-legal]")
-    legal.first.click()
-    page.wait_for_function(f"() => document.body.dataset.moves !== '{moves}'")
+    click_and_wait_for_the_move(page, legal.first)
 
 
 def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -> None:
@@ -145,7 +150,9 @@ def test_play_tf22_against_two_bots_to_the_end_screen(server_factory, browser) -
         if not shots["load"] and page.locator(".slot.legal").count():
             page.screenshot(path=str(ARTIFACTS / "tf22-table-loading.png"), full_page=True)
             shots["load"] = True
-            page.locator(".slot.legal").first.click()  # load by clicking a highlighted slot on the ship
+            # load by clicking a highlighted slot on the ship; waiting for the move means the next turn's
+            # look never sees this position's buttons (it once saw none and waited on a disabled R card)
+            click_and_wait_for_the_move(page, page.locator(".slot.legal").first)
             clicks += 1
             continue
         if not shots["mid"] and int(page.evaluate("document.body.dataset.moves")) > 40:
