@@ -44,6 +44,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -257,6 +259,8 @@ class ISMCTSAgent(Agent):
         self.paired = paired
         self.paired_z = paired_z
         self.paired_gain = paired_gain
+        #: A level's scale for the game's evaluator (``evaluate(state, scale=...)``), or None for its own.
+        self.evaluate_scale: float | None = None
         self._game: str | None = None
         self._level: str | None = None
         self.budget: str | None = None
@@ -310,6 +314,8 @@ class ISMCTSAgent(Agent):
         self.paired = int(params.get("paired", 0))
         self.paired_z = params.get("paired_z", 2.0)
         self.paired_gain = params.get("paired_gain", 0.0)
+        scale = params.get("evaluate_scale")
+        self.evaluate_scale = float(scale) if scale is not None else None
 
     def _bind(self, game_id: str) -> None:
         """Take the game's rollout policy and evaluator (once per game)."""
@@ -321,6 +327,12 @@ class ISMCTSAgent(Agent):
             self._apply_level(level_params(game_id, self._level))
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
+        if self._evaluator is None and self.evaluator is not None and self.evaluate_scale is not None:
+            # a level's ``evaluate_scale``: the game's evaluator takes it as ``scale`` (how many points
+            # make a clear edge); a game whose evaluator has no such scale rejects the level here
+            if "scale" not in inspect.signature(self.evaluator).parameters:
+                raise ValueError(f"{game_id}'s evaluate takes no scale, so a level cannot set evaluate_scale")
+            self.evaluator = functools.partial(self.evaluator, scale=self.evaluate_scale)
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)

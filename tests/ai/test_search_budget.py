@@ -5,6 +5,8 @@ The clocks are injected, so these tests prove what stops a search without depend
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -236,3 +238,27 @@ def test_bots_choosing_together_share_the_tables_wait(monkeypatch):
     bots.choose_moves(state, seats, 7, 1, wall=10.0, turn_based=True, clock=Ticking(0.0))
     made[:] = [a for a in made if a.last_search]
     assert [(a.max_wall, a.wall_cap) for a in made] == [(10.0, 10.0 / 3), (10.0, 10.0 / 2), (10.0, 10.0)]
+
+
+def test_a_levels_evaluate_scale_reaches_the_games_evaluator(monkeypatch):
+    """A level's ``evaluate_scale`` is the scale of the game's evaluator in that level's search."""
+    ttb = heuristics.for_game("twin-tin-bots")
+    monkeypatch.setitem(ttb.LEVELS, "hard", {**ttb.LEVELS["hard"], "evaluate_scale": 6.0})
+    agent = ISMCTSAgent.level("hard", seed=1)
+    agent._bind("twin-tin-bots")
+    state = games.load("twin-tin-bots").start(2, seed=4)
+    rng = random.Random(4)
+    while ttb.evaluate(state) == [0.5, 0.5] and not state.is_over():  # play until one side leads
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        state = state.clone()
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert agent.evaluator(state) == ttb.evaluate(state, scale=6.0)
+    assert agent.evaluator(state) != ttb.evaluate(state)  # a wider scale: a lead is worth less
+
+
+def test_a_level_cannot_scale_an_evaluator_that_has_no_scale(monkeypatch):
+    monkeypatch.setitem(LEVELS, "hard", {**LEVELS["hard"], "evaluate_scale": 6.0})
+    agent = ISMCTSAgent.level("hard", seed=1)
+    with pytest.raises(ValueError, match="evaluate_scale"):
+        agent._bind("tf22-reload")

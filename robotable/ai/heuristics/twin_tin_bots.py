@@ -1075,11 +1075,12 @@ def prune(state: State, seat: int, legal: Sequence[Action]) -> list[Action]:
     return out
 
 
-def evaluate(state: State) -> list[float]:
+def evaluate(state: State, scale: float = 2.0) -> list[float]:
     """Expected rewards from expected points, half now and half after every colour's programs run once
-    more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison (2
-    points ~ a clear edge). The carriers of the colours that do not move next are exposed to steals;
-    after the run, a carrier its program left on the same hex is idle."""
+    more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison
+    (``scale`` points ~ a clear edge; a level may set it as ``evaluate_scale``). The carriers of the
+    colours that do not move next are exposed to steals; after the run, a carrier its program left on the
+    same hex is idle."""
     st = as_ttb(state)
     tb = Table(st)
     tb.idle_empty = IDLE_EMPTY_ORDERS
@@ -1099,7 +1100,7 @@ def evaluate(state: State) -> list[float]:
     if n == 1:
         return [1.0]
     return [
-        sum(1.0 / (1.0 + math.exp((totals[o] - totals[s]) / 2.0)) for o in range(n) if o != s) / (n - 1)
+        sum(1.0 / (1.0 + math.exp((totals[o] - totals[s]) / scale)) for o in range(n) if o != s) / (n - 1)
         for s in range(n)
     ]
 
