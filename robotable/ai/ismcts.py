@@ -49,6 +49,7 @@ import inspect
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from robotable.core import Action, Event, Rng, State
 
@@ -332,7 +333,8 @@ class ISMCTSAgent(Agent):
             # make a clear edge); a game whose evaluator has no such scale rejects the level here
             if "scale" not in inspect.signature(self.evaluator).parameters:
                 raise ValueError(f"{game_id}'s evaluate takes no scale, so a level cannot set evaluate_scale")
-            self.evaluator = functools.partial(self.evaluator, scale=self.evaluate_scale)
+            scalable = cast(Callable[..., list[float]], self.evaluator)
+            self.evaluator = functools.partial(scalable, scale=self.evaluate_scale)
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)
