@@ -87,6 +87,15 @@ from ._common import (
     rule_bound,
 )
 
+try:  # counting into a plain dict in C: what Counter does, without its Python-level __init__ and update
+    from _collections import _count_elements  # type: ignore[import-not-found]  # CPython's, as Counter uses
+except ImportError:  # pragma: no cover  (other Python implementations)
+
+    def _count_elements(mapping: dict[Any, int], iterable: Any) -> None:
+        for item in iterable:
+            mapping[item] = mapping.get(item, 0) + 1
+
+
 #: Chance nodes (one byte of the seed each) that open a game, by default.
 SEED_BYTES = 4
 #: Outcomes of each chance node.
@@ -385,7 +394,7 @@ class _Undecided:
 
     __slots__ = ("counts", "name", "outcomes")
 
-    def __init__(self, name: str, outcomes: list[tuple[int, float]], counts: Mapping[int, int]) -> None:
+    def __init__(self, name: str, outcomes: tuple[tuple[int, float], ...], counts: Mapping[int, int]) -> None:
         self.name, self.outcomes, self.counts = name, outcomes, counts
 
 
@@ -524,16 +533,17 @@ class _Arranged(list):
         raise AssertionError(f"no {outcome} left in {self.name}")  # cannot happen: outcomes come from the pool
 
 
-def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int, float]], Counter[int], bool]:
+def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[tuple[tuple[int, float], ...], dict[int, int], bool]:
     """The chance outcomes of a draw from the piles of ``pool``: the kinds of their items in proportion
     to their counts; the counts; whether every item's kind is remembered (``_Outcomes.top_known``)."""
     total = sum(map(len, pool))
     tables = outcome_of.tables
+    counts: dict[int, int] = {}
     try:  # every item's kind remembered: counted in C
         if len(pool) == 1:
-            counts = Counter(map(tables[pool[0].name].__getitem__, pool[0]))
+            _count_elements(counts, map(tables[pool[0].name].__getitem__, pool[0]))
         else:
-            counts = Counter(chain.from_iterable(map(tables[pile.name].__getitem__, pile) for pile in pool))
+            _count_elements(counts, chain.from_iterable(map(tables[pile.name].__getitem__, pile) for pile in pool))
         known = True
     except (KeyError, TypeError):  # an item (or a pile) not remembered yet
         counts = Counter()
@@ -541,7 +551,7 @@ def _kinds(outcome_of: _Outcomes, pool: list[_Arranged]) -> tuple[list[tuple[int
             for item in pile:
                 counts[outcome_of(pile.name, item)] += 1
         known = False
-    return [(outcome, n / total) for outcome, n in sorted(counts.items())], counts, known
+    return tuple([(outcome, n / total) for outcome, n in sorted(counts.items())]), counts, known
 
 
 def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, ...]], state: State) -> State:
@@ -557,9 +567,10 @@ def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, .
     if not moves:  # the deal: the state holds the seed's until its draws are all decided
         ctx.game.chance_deal.undeal(state)
     current = draws.piles(state)
-    if all(type(pile) is _Arranged for pile in current.values()):
+    arranged = list(current.values())
+    if all(type(pile) is _Arranged for pile in arranged):
         for name, pile in current.items():
-            pile.decided, pile.drawn = decided.get(name, ()), 0
+            pile.decided, pile.drawn, pile.live = decided.get(name, ()), 0, True
     else:
         outcome_of = ctx.outcome_of
         piles = {name: _Arranged(pile, name, outcome_of, decided.get(name, ())) for name, pile in current.items()}
@@ -568,9 +579,9 @@ def _play_arranged(ctx: _Context, moves: _Moves, decided: dict[str, tuple[int, .
             for pile in pool:
                 pile.pool = [pile, *(other for other in pool if other is not pile)]
         draws.replace(state, piles)
-    arranged = list(draws.piles(state).values())
-    for pile in arranged:
-        pile.live = True
+        arranged = list(draws.piles(state).values())
+        for pile in arranged:
+            pile.live = True
     if moves:
         for seat, _, action in moves:
             state.apply_legal(seat, action)
@@ -812,7 +823,7 @@ class RobotableSpielState(pyspiel.State):
             engine.worker = worker
             if engine._state is None:
                 engine.owner = weakref.ref(self)
-            self._next_pile, self._outcomes, self._possible = reply.name, tuple(reply.outcomes), reply.counts
+            self._next_pile, self._outcomes, self._possible = reply.name, reply.outcomes, reply.counts
             return
         engine.worker = engine.owner = None
         _idle_workers().append(worker)
@@ -820,7 +831,7 @@ class RobotableSpielState(pyspiel.State):
         if kind == "error":
             raise value
         engine.state = value
-        engine.changed()
+        engine.version = next(_UIDS)  # engine.changed(), inline: this runs once a move
         moves, self._pending, self._decided, self._outcomes, self._possible = self._pending, None, {}, (), None
         own = engine.own
         for seat, index, _ in moves:
@@ -841,7 +852,7 @@ class RobotableSpielState(pyspiel.State):
         decided[self._next_pile] = (*decided.get(self._next_pile, ()), outcome)  # a clone has its own copy
         engine = self._engine
         assert engine is not None
-        engine.changed()
+        engine.version = next(_UIDS)  # engine.changed(), inline
         self._advance(outcome)
 
     def _apply_action(self, action: int) -> None:
@@ -856,8 +867,9 @@ class RobotableSpielState(pyspiel.State):
         else:
             self._apply_one(action)
         self._length += 1  # pyspiel's history grows by this action once it returns
-        if self._engine is not None:
-            self._engine.changed()  # the memos of the state before (current player, legal actions, views)
+        engine = self._engine
+        if engine is not None:  # the memos of the state before (current player, legal actions, views)
+            engine.version = next(_UIDS)  # engine.changed(), inline
 
     def _apply_one(self, action: int) -> None:
         ctx = self._ctx
