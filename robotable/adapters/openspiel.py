@@ -687,13 +687,16 @@ class RobotableSpielState(pyspiel.State):
         """``player``'s legal actions by index and their sorted indices (remembered for the current state
         version)."""
         global _LEGAL
-        version = self.version
+        engine = self._engine
+        version = 0 if engine is None else engine.version  # self.version, inline (asked several times a step)
+        memos = _LEGAL[1]
         if _LEGAL[0] != version:
-            _LEGAL = (version, {})
-        memo = _LEGAL[1].get(player)
+            memos = {}
+            _LEGAL = (version, memos)
+        memo = memos.get(player)
         if memo is None:
-            legal = legal_by_index(self._ctx.game, self._engine.state, player)  # type: ignore[union-attr]
-            memo = _LEGAL[1][player] = (legal, sorted(legal))
+            legal = legal_by_index(self._ctx.game, engine.state, player)  # type: ignore[union-attr]
+            memo = memos[player] = (legal, sorted(legal))
         return memo
 
     def _legal(self, player: int) -> dict[int, Action]:
