@@ -70,3 +70,23 @@ def test_friends_invite_a_friend_to_a_seat_who_takes_it_from_my_tables(server_fa
     assert errors == []
     ann_context.close()
     bob_context.close()
+
+
+def test_the_pages_buttons_wait_for_their_script(server_factory, browser) -> None:
+    """Before a page's script has wired them, its forms cannot be sent natively (a GET that reloads the page
+    and drops what was asked): the buttons come disabled and the script enables them."""
+    server = server_factory(bot_delay=0.0)
+    buttons = {"/friends": ["#friend-send"], "/": ["#play-bot-now", "#welcome-sign-up", "#create-button"]}
+    no_script = browser.new_context(java_script_enabled=False)
+    with_script = browser.new_context()
+    try:
+        for path, ids in buttons.items():
+            bare, wired = no_script.new_page(), with_script.new_page()
+            bare.goto(server.url + path)
+            wired.goto(server.url + path)
+            for button in ids:
+                assert bare.locator(button).is_disabled(), (path, button)
+                wired.wait_for_selector(f"{button}:not([disabled])", state="attached")
+    finally:
+        no_script.close()
+        with_script.close()

@@ -73,6 +73,8 @@ $("friend-add").addEventListener("submit", async (ev) => {
   }
 });
 
+$("friend-send").disabled = false; // wired: a click no longer submits the form natively
+
 const notify = $("friend-notify");
 notify.checked = "Notification" in window && Notification.permission === "granted";
 notify.addEventListener("change", async () => {

@@ -344,6 +344,7 @@ function minReputationField() {
 async function main() {
   $("play-bot-now").addEventListener("click", playBotNow);
   $("welcome-sign-up").addEventListener("click", () => ensureAccount(t("app:welcome.sign_up_why")).catch(() => {}));
+  $("play-bot-now").disabled = $("welcome-sign-up").disabled = false; // wired (disabled in the page until now)
   document.addEventListener("account-changed", showWelcome);
   showWelcome();
   try {
@@ -366,6 +367,7 @@ async function main() {
   });
   $("hints").closest("label").after(minReputationField());
   $("create-form").addEventListener("submit", createTable);
+  $("create-button").disabled = false; // wired: a click before this would have submitted the form natively
   for (const g of state.games) $("filter-game").append(el("option", { value: g.id }, gameName(g.id, g.name)));
   $("table-filters").addEventListener("change", loadTables);
   document.addEventListener("account-changed", loadTables);
