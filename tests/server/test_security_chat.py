@@ -43,6 +43,8 @@ def test_two_accounts_with_one_display_name_are_told_apart(tmp_path: Path) -> No
                     additional_headers={"Cookie": f"{COOKIE}={alice.cookie}"},
                 )
             )
+            # the socket is in the table's hub once its snapshot has come: a line sent before could miss it
+            assert json.loads(ws.recv(timeout=20))["type"] == "snapshot"
             assert alice.post(f"/api/tables/{table}/chat", {"text": "it's me"}).status_code == 200
             assert mallory.post(f"/api/tables/{table}/chat", {"text": "no, it's me"}).status_code == 200
             pushed = []
