@@ -49,6 +49,10 @@ from .storage import RowUpdate, SeatRow, Storage, now, rows_beside
 from .storage.schema import clocks_table, seat_clocks_table, seat_notes_table
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from sqlalchemy import Connection
+
     from .schemas import TimeControlSpec
     from .table.live import LiveTable
 
@@ -246,31 +250,54 @@ class Clocks:
 
     # -- storage ----------------------------------------------------------------------------------
 
-    def create(self, table_id: str, control: TimeControl, seats: list[SeatRow]) -> TableClock:
-        """Store a new table's clocks (every person starts away until their page connects; on a table
-        waiting for players nobody is away yet: the countdowns start with the game, :meth:`table_full`)."""
-        stamp = now()
-        away = None if waiting_for_players(seats) else stamp + timedelta(seconds=self.settings.grace)
-        clock = TableClock(
+    def born(
+        self, control: TimeControl, seats: list[SeatRow], owing: Collection[int] = (), at: datetime | None = None
+    ) -> TableClock:
+        """A new table's clocks, not stored yet: every person starts away until their page connects (on
+        a table waiting for players nobody is away yet: the countdowns start with the game,
+        :meth:`table_full`), and the clocks of ``owing`` (:meth:`owing`) run from ``at``."""
+        at = at or now()
+        away = None if waiting_for_players(seats) else at + timedelta(seconds=self.settings.grace)
+        return TableClock(
             control,
-            [SeatClock(s.seat, control.allowance_ms, away_deadline=away if s.kind == "human" else None) for s in seats],
+            [
+                SeatClock(
+                    s.seat,
+                    control.allowance_ms,
+                    at + _ms(control.allowance_ms) if s.seat in owing else None,
+                    away_deadline=away if s.kind == "human" else None,
+                )
+                for s in seats
+            ],
         )
+
+    @staticmethod
+    def insert(conn: Connection, table_id: str, clock: TableClock) -> None:
+        """Store a new table's clocks in the caller's transaction: the table's own, so that nobody ever
+        reads the table without them (and gives it the game's default, :meth:`of`)."""
+        conn.execute(insert(clocks_table).values(table_id=table_id, control=clock.control.to_json()))
+        conn.execute(
+            insert(seat_clocks_table),
+            [
+                {
+                    "table_id": table_id,
+                    "seat": c.seat,
+                    "remaining_ms": c.remaining_ms,
+                    "deadline": c.deadline,
+                    "timed_out": False,
+                    "away_deadline": c.away_deadline,
+                }
+                for c in clock.seats
+            ],
+        )
+
+    def create(
+        self, table_id: str, control: TimeControl, seats: list[SeatRow], owing: Collection[int] = ()
+    ) -> TableClock:
+        """Store the clocks of a table stored without them (:meth:`born`, in a transaction of their own)."""
+        clock = self.born(control, seats, owing)
         with self.storage.transaction() as conn:
-            conn.execute(insert(clocks_table).values(table_id=table_id, control=control.to_json()))
-            conn.execute(
-                insert(seat_clocks_table),
-                [
-                    {
-                        "table_id": table_id,
-                        "seat": c.seat,
-                        "remaining_ms": c.remaining_ms,
-                        "deadline": None,
-                        "timed_out": False,
-                        "away_deadline": c.away_deadline,
-                    }
-                    for c in clock.seats
-                ],
-            )
+            self.insert(conn, table_id, clock)
         self.cache[table_id] = clock
         return clock
 
@@ -321,8 +348,7 @@ class Clocks:
         if clock is None:
             clock = self.load(live.id)
             if clock is None:
-                clock = self.create(live.id, game_default(live.row.game), live.row.seats)
-                self.sync(live)
+                clock = self.create(live.id, game_default(live.row.game), live.row.seats, self.owing(live))
             self.cache[live.id] = clock
         return clock
 

@@ -209,12 +209,9 @@ class Runner:
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
         try:
-            await asyncio.to_thread(self.storage.create_table, row)
+            live = await self.manager.creator.store(live, clocks.TimeControl.from_json(t.control))
         except IntegrityError:
             return  # made already (a process that claimed it, going on after a restart)
-        control = clocks.TimeControl.from_json(t.control)
-        await asyncio.to_thread(self.manager.creator.start_clocks, live, control, seats)
-        self.manager.live[row.id] = live
         self.manager.kick_bots(live)
 
     async def settle(self, table_id: str, lost: set[int], control: dict[str, Any]) -> None:

@@ -233,3 +233,27 @@ def test_clock_settings_from_the_environment_are_checked(monkeypatch) -> None:
         with pytest.raises(RuntimeError, match=name):
             make()
         monkeypatch.delenv(name)
+
+
+def test_a_new_table_is_never_read_without_its_clocks(clocked, create_table, monkeypatch) -> None:
+    """The table and its clocks are stored in one transaction: whoever reads the new table right after
+    its row is stored (another process, or a request here) finds the chosen time control with the clock
+    of the seat the game waits for running, not the game's default given to a table without clocks."""
+    from robotable.server.clocks import Clocks
+    from robotable.server.table.live import rebuild
+
+    client = clocked()
+    storage = client.app.state.manager.storage
+    store = storage.create_table
+    seen: list[dict[str, Any]] = []
+
+    def create_and_read(row, *args, **kwargs) -> None:
+        store(row, *args, **kwargs)
+        elsewhere = Clocks(storage)  # another process: nothing cached, reads what is stored
+        clock = elsewhere.of(rebuild(storage.load_table(row.id)))
+        seen.append({"control": clock.control.label(), "running": [c.running for c in clock.seats]})
+
+    monkeypatch.setattr(storage, "create_table", create_and_read)
+    made = create_table(client, [HUMAN, BOT], time_control={"kind": "live", "base": 60, "increment": 0})
+    assert seen == [{"control": "1 min + 0 s", "running": [True, False]}]
+    assert summary(client, made["table"]["id"])["clock"]["control"]["base"] == 60

@@ -121,8 +121,9 @@ class Storage:
 
     # -- writes -----------------------------------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
-        """Insert a new table and its seats."""
+    def create_table(self, row: TableRow, beside: Callable[[Connection], None] | None = None) -> None:
+        """Insert a new table and its seats, and what ``beside`` writes in the same transaction (its
+        clocks: nobody reads the table without them)."""
         with self.transaction() as conn:
             conn.execute(
                 insert(tables_table).values(
@@ -163,6 +164,8 @@ class Storage:
                     for s in row.seats
                 ],
             )
+            if beside is not None:
+                beside(conn)
 
     @taking(MoveAppend)
     def append_move(self, append: MoveAppend) -> datetime:

@@ -99,21 +99,29 @@ class Creator:
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
-        await asyncio.to_thread(self.storage.create_table, row)
-        await asyncio.to_thread(self.start_clocks, live, control, seats)
+        live = await self.store(live, control)
         codes = {
             seat.seat: await asyncio.to_thread(invites.create_invite, self.storage, row.id, seat.seat, account.id)
             for seat in people_seats
             if seat.account_id is None
         }
-        self.live[row.id] = live
         self.kick_bots(live)
         return live, codes
 
-    def start_clocks(self, live: LiveTable, control: clocks.TimeControl, seats: list[SeatRow]) -> None:
-        """Store a new table's clocks and start those of the seats it waits for (in a worker thread)."""
-        self.clocks.create(live.id, control, seats)
-        self.clocks.sync(live)
+    async def store(self, live: LiveTable, control: clocks.TimeControl) -> LiveTable:
+        """Store a new table with its clocks in one transaction (the clocks of the seats it waits for
+        running), and keep it here: nobody, in this process or another, reads the table without its
+        clocks (a table read without them gets the game's default control). Answers the table kept (the
+        one a request here loaded meanwhile, if any: the same stored table). Raises what the insert
+        raises (IntegrityError: a table of that id exists)."""
+        clock = self.clocks.born(control, live.row.seats, self.clocks.owing(live))
+
+        def write() -> None:
+            self.storage.create_table(live.row, beside=lambda conn: self.clocks.insert(conn, live.id, clock))
+            self.clocks.cache.setdefault(live.id, clock)
+
+        await asyncio.to_thread(write)
+        return self.live.setdefault(live.id, live)
 
     def position_state(self, game: Game, req: CreateTable) -> State:
         """The state of a table started from a written position (servers with ``allow_positions`` only)."""
@@ -186,9 +194,7 @@ class Creator:
         )
         live = LiveTable(row, game, state, waiting=[state.to_act()])
         row.status, row.to_act = live.status(), state.to_act()
-        await asyncio.to_thread(self.storage.create_table, row)
-        await asyncio.to_thread(self.start_clocks, live, control, seats)
-        self.live[row.id] = live
+        live = await self.store(live, control)
         self.kick_bots(live)
         return live
 

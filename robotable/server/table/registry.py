@@ -82,7 +82,7 @@ class Registry:
                 if clock is not None:
                     self.clocks.cache[table_id] = clock
                 self._evict()
-                self.live[table_id] = live
+                live = self.live.setdefault(table_id, live)  # unless its creator here kept it meanwhile
         live.last_used = time.monotonic()
         return live
 
