@@ -26,14 +26,18 @@ worker processes, theirs), and "cores" is CPU seconds per wall second. Ratios to
 are per CPU second (the wall-clock ratio of two loops measured apart mixes the code's speed with the
 load at each moment). The scaling table compares the large batch with the small one: per wall second
 (what workers are for: more cores; they can gain only as far as the machine has cores free) and per CPU
-second (what the batch costs per step, whatever the load). The load average is printed before and
-after. Nothing is asserted.
+second (what the batch costs per step, whatever the load). Beside it, the machine's own ceiling for
+worker processes: random play through the engine in as many processes at once as there are workers
+against one process for the same wall time (:class:`SideBySide`; no batch), since processes running at once on a
+shared or virtual machine each run slower than one alone; "workers / that ceiling" is the workers' wall
+gain over it, round by round. The load average is printed before and after. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
 import os
 import random
 import statistics
@@ -277,6 +281,62 @@ class Playouts:
         pass
 
 
+class SideBySide(Playouts):
+    """The machine's own ceiling for worker processes: random play through the engine's ``apply`` in
+    ``processes`` processes at once for the same wall time (each in a process of its own, the one-process
+    case too), counted in decisions. Processes running at once on a shared or virtual machine each run
+    slower than one alone (shared caches, the host's other guests), so the wall-clock gain of ``n``
+    processes over one, measured here with no batch and one message per 0.05 s, is the most the vector
+    env's workers can gain."""
+
+    def __init__(self, game_id: str, players: int, processes: int, seed: int = 0) -> None:
+        context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+        self.processes, self.conns, self.cpu = [], [], [0.0] * processes
+        for i in range(processes):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_side_by_side, args=(game_id, players, seed + i, theirs), daemon=True)
+            process.start()
+            self.processes.append(process)
+            self.conns.append(mine)
+
+    def play(self) -> int:
+        """0.05 s (wall) of random play in every process at once; their decisions."""
+        for conn in self.conns:
+            conn.send(0.05)
+        steps = 0
+        for i, conn in enumerate(self.conns):
+            done, self.cpu[i] = conn.recv()
+            steps += done
+        return steps
+
+    def cpu_seconds(self) -> float:
+        return time.process_time() + sum(self.cpu)
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.send(None)
+        for process in self.processes:
+            process.join(timeout=5)
+
+
+def _side_by_side(game_id: str, players: int, seed: int, conn: Any) -> None:
+    """A :class:`SideBySide` process: on each command, random actions through ``apply`` for that many
+    wall seconds (a game goes on from one command to the next, so no process waits for another's game to
+    end); answers its decisions and its CPU seconds so far."""
+    game, rng = games.load(game_id), random.Random(seed)
+    state = game.start(players, seed=rng.randrange(1 << 62))
+    while (seconds := conn.recv()) is not None:
+        end, steps = time.perf_counter() + seconds, 0
+        while time.perf_counter() < end:
+            for _ in range(64):
+                if state.is_over():
+                    state = game.start(players, seed=rng.randrange(1 << 62))
+                seat = state.to_act()[0]
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+            steps += 64
+        conn.send((steps, time.process_time()))
+
+
 @dataclass
 class Loop:
     """One measured loop and what it has done so far."""
@@ -379,9 +439,15 @@ def print_wall_rounds(
     print(f"{'loop':<{NAME}} {'x wall':>18} {'x CPU':>18}")
     for i, game_id in enumerate(game_ids):
         base = next(loop for loop in small if loop.label == f"{game_id} vector {p}p")
-        for loop in scaling[2 * i : 2 * i + 2]:
+        for loop in scaling[4 * i : 4 * i + 2]:
             wall, cpu = round_ratios(loop, base, "wall"), round_ratios(loop, base, "cpu")
             print(f"{loop.label:<{NAME}} {_median(wall):>18} {_median(cpu):>18}")
+        alone, together = scaling[4 * i + 2 : 4 * i + 4]
+        ceiling = round_ratios(together, alone, "wall")
+        label = f"{together.label} / 1"
+        print(f"{label:<{NAME}} {_median(ceiling):>18} {_median(round_ratios(together, alone, 'cpu')):>18}")
+        share = [w / c for w, c in zip(round_ratios(scaling[4 * i + 1], base, "wall"), ceiling, strict=True)]
+        print(f"{f'{game_id} workers / that ceiling':<{NAME}} {_median(share):>18}")
 
 
 def print_wrapper(wrapper: list[Loop], p: int) -> None:
@@ -426,6 +492,9 @@ def vector_loops(args: argparse.Namespace, game_ids: list[str]) -> tuple[list[Lo
                 env = make("vector", game_id, p, count, workers=w)
                 where = f"{w} workers" if w else "1 process"
                 scaling.append(Loop(f"{game_id} {count} games, {where}", env, np.random.default_rng(0)))
+            for n in (1, workers):
+                label = f"{game_id} playouts, {n} process{'es' if n > 1 else ''}"
+                scaling.append(Loop(label, SideBySide(game_id, p, n), np.random.default_rng(0)))
     return small, scaling
 
 
@@ -488,10 +557,16 @@ def main(argv: list[str] | None = None) -> None:
         for i, game_id in enumerate(games_):
             base = next(loop for loop in small if loop.label == f"{game_id} vector {p}p")
             print(f"{f'{game_id} {args.envs} games, 1 process':<{NAME}} {_figures(base)} {1:>7.2f} {1:>7.2f}")
-            for loop in scaling[2 * i : 2 * i + 2]:
+            for loop in scaling[4 * i : 4 * i + 2]:
                 print(
                     f"{loop.label:<{NAME}} {_figures(loop)} "
                     f"{loop.per_wall / base.per_wall:>7.2f} {loop.per_cpu / base.per_cpu:>7.2f}"
+                )
+            alone = scaling[4 * i + 2]
+            for loop in scaling[4 * i + 2 : 4 * i + 4]:  # the machine's ceiling: x against one process
+                print(
+                    f"{loop.label:<{NAME}} {_figures(loop)} "
+                    f"{loop.per_wall / alone.per_wall:>7.2f} {loop.per_cpu / alone.per_cpu:>7.2f}"
                 )
     if scaling:
         print_wall_rounds(small, scaling, games_, args.envs, args.large, p)

@@ -302,8 +302,14 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
     ceiling = next(i for i, line in enumerate(lines) if line.startswith("ceiling of the wrapper / engine apply"))
     scale = {line[:44].strip(): line[44:].split() for line in lines[scaling + 2 : wall]}
     rounds = {line[:44].strip(): line[44:].split() for line in lines[wall + 2 : wrapper]}
-    assert list(rounds) == ["tf22-reload 8 games, 1 process", "tf22-reload 8 games, 2 workers"]
-    assert all(len(row) == 4 and float(row[0]) > 0 and row[1].startswith("(") for row in rounds.values())
+    assert list(rounds) == [
+        "tf22-reload 8 games, 1 process",
+        "tf22-reload 8 games, 2 workers",
+        "tf22-reload playouts, 2 processes / 1",
+        "tf22-reload workers / that ceiling",
+    ]
+    assert all(float(row[0]) > 0 and row[1].startswith("(") for row in rounds.values())
+    assert [len(row) for row in rounds.values()] == [4, 4, 4, 2]
     playouts = {line[:44].strip(): line[44:].split() for line in lines[wrapper + 2 : medians]}
     assert list(playouts) == [f"tf22-reload {how}" for how in WRAPPER]
     assert playouts["tf22-reload engine apply"][3] == "1.00" and playouts["tf22-reload engine apply_legal"][4] == "1.00"
@@ -334,11 +340,13 @@ def test_research_selfplay_benchmark_prints_its_tables() -> None:
         "tf22-reload 4 games, 1 process",
         "tf22-reload 8 games, 1 process",
         "tf22-reload 8 games, 2 workers",
+        "tf22-reload playouts, 1 process",
+        "tf22-reload playouts, 2 processes",
     ]
-    assert all(len(row) == 5 for row in scale.values()) and scale["tf22-reload 4 games, 1 process"][3:] == [
-        "1.00",
-        "1.00",
-    ]
+    assert all(len(row) == 5 for row in scale.values())
+    assert (
+        scale["tf22-reload 4 games, 1 process"][3:] == scale["tf22-reload playouts, 1 process"][3:] == ["1.00", "1.00"]
+    )
 
 
 def _gone(pid: int) -> bool:
