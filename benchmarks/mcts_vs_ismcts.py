@@ -39,6 +39,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+#: How each opponent is named in the score lines.
+OPPONENTS = {"ismcts": "ISMCTSBot", "sampled": "MCTSBot-on-a-sample"}
+
+
 class SampledMCTS:
     """MCTSBot searching a sample of the seat's information state (``resample_from_infostate``)."""
 
@@ -77,7 +81,8 @@ def match(games: int, simulations: int, safe: int, seed: int, opponent: str = "i
             totals[k] += returns[seats[k]]
         if (g + 1) % 10 == 0:
             print(
-                f"  safe_clones={safe}: after {g + 1} games MCTSBot {totals[0]:.1f}, {opponent} {totals[1]:.1f}",
+                f"  safe_clones={safe}: after {g + 1} games "
+                f"MCTSBot {totals[0]:.1f}, {OPPONENTS[opponent]} {totals[1]:.1f}",
                 flush=True,
             )
     return totals[0], totals[1]
@@ -90,7 +95,7 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=8)
     parser.add_argument("--seed", type=int, default=31000)
     parser.add_argument(
-        "--opponent", choices=("ismcts", "sampled"), default="ismcts", help="ISMCTSBot, or MCTSBot on a sample"
+        "--opponent", choices=list(OPPONENTS), default="ismcts", help="ISMCTSBot, or MCTSBot on a sample"
     )
     args = parser.parse_args()
     for safe, games in ((1, args.games), (0, args.reference_games)):
@@ -101,7 +106,7 @@ def main() -> None:
         low, high = wilson(mcts_score, games)
         print(
             f"safe_clones={safe}: {games} games, {args.simulations} simulations each: MCTSBot {mcts_score:.1f}, "
-            f"{args.opponent} {other_score:.1f}; MCTSBot's share {mcts_score / games:.3f} "
+            f"{OPPONENTS[args.opponent]} {other_score:.1f}; MCTSBot's share {mcts_score / games:.3f} "
             f"(95% CI {low:.3f}-{high:.3f}); {time.perf_counter() - start:.0f} s",
             flush=True,
         )

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -41,7 +43,8 @@ def test_research_compare_openspiel_prints_its_tables() -> None:
         assert all(float(x.replace(",", "")) > 0 for x in row.split()[2:])
 
 
-def test_research_mcts_vs_ismcts_prints_both_matches() -> None:
+@pytest.mark.parametrize(("opponent", "name"), [("ismcts", "ISMCTSBot"), ("sampled", "MCTSBot-on-a-sample")])
+def test_research_mcts_vs_ismcts_prints_both_matches(opponent: str, name: str) -> None:
     """benchmarks/mcts_vs_ismcts.py plays its matches (tiny numbers) and prints each score line."""
     done = subprocess.run(
         [
@@ -53,6 +56,8 @@ def test_research_mcts_vs_ismcts_prints_both_matches() -> None:
             "2",
             "--simulations",
             "2",  # MCTSBot needs 2 (its root has no children after 1)
+            "--opponent",
+            opponent,
         ],
         capture_output=True,
         text=True,
@@ -64,5 +69,5 @@ def test_research_mcts_vs_ismcts_prints_both_matches() -> None:
     assert [line.split(":")[0] for line in lines] == ["safe_clones=1", "safe_clones=0"]
     for line in lines:
         mcts_score = float(line.split("MCTSBot ")[1].split(",")[0])
-        ismcts_score = float(line.split("ISMCTSBot ")[1].split(";")[0])
-        assert mcts_score + ismcts_score == 2.0  # every game's payoff sums to 1
+        other_score = float(line.split(f", {name} ")[1].split(";")[0])
+        assert mcts_score + other_score == 2.0  # every game's payoff sums to 1
