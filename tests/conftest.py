@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -33,3 +36,46 @@ def failed(item: pytest.Item) -> bool:
     """Whether ``item``'s test body failed (for teardown code that keeps evidence only then)."""
     report = item.stash.get(CALL_REPORT, None)
     return report is not None and report.failed
+
+
+#: Where the tests' servers listen: below the kernel's ephemeral range (32768-60999 on Linux), where
+#: neither ``bind(("", 0))`` nor an outgoing connection takes a port, in a block per xdist worker. A port
+#: picked by binding port 0 and letting it go could be handed to a second test worker before the first
+#: worker's server bound it: the first test then spoke to the other worker's server (CI of 2026-12-05).
+PORT_BASE, PORT_BLOCK = 16000, 400
+#: This process's next port in its block (from a random start: two suites on one machine rarely meet).
+_port_counter = itertools.count(random.randrange(PORT_BLOCK))
+
+
+def _port_block() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # "gw0", "gw1", ... or unset without xdist
+    number = int(worker[2:]) if worker[2:].isdigit() else 0
+    blocks = (32768 - PORT_BASE) // PORT_BLOCK
+    return PORT_BASE + (number % blocks) * PORT_BLOCK
+
+
+def free_ports(count: int = 1) -> int:
+    """The first of ``count`` side-by-side TCP ports nobody listens on now, in this test worker's own block,
+    never the same as the last call's (a server started a moment ago may not have bound its port yet)."""
+    base = _port_block()
+    for _ in range(PORT_BLOCK):
+        first = base + next(_port_counter) % (PORT_BLOCK - count + 1)
+        if all(_bindable(first + i) for i in range(count)):
+            for _ in range(count - 1):
+                next(_port_counter)  # the next call starts past this run of ports
+            return first
+    raise RuntimeError(f"no {count} free ports side by side in {base}-{base + PORT_BLOCK - 1}")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (see ``free_ports``)."""
+    return free_ports(1)
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True

@@ -13,7 +13,6 @@ happened: the worker imported httpx, which only the dev extra installed). Two ch
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import free_port
 from tests.run_extras import (
     allowed_top_level_names,
     missing_from_run_extras,
@@ -57,12 +57,6 @@ def test_the_closure_follows_extras_and_markers() -> None:
     assert "_pytest" not in allowed_top_level_names(run_extras())
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _wait_for(check: Callable[[], bool], what: str, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout  # generous: the machine may be busy
     while not check():
@@ -78,7 +72,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]
     allowed = allowed_top_level_names(run_extras()) | {"robotable"}
     blocked = sorted(top for top in md.packages_distributions() if top not in allowed and not top.startswith("_"))
     assert "pytest" in blocked and "playwright" in blocked
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": str(HERE / "run_only"),

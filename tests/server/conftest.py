@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from people import new_table
 
 from robotable.server import create_app
 from robotable.server.wallclock import CLOCK, WallClock
-from tests.conftest import failed
+from tests.conftest import failed, free_port
 
 #: The PostgreSQL the tests use (trust auth); override with ROBOTABLE_TEST_PG_URL.
 PG_URL = os.environ.get("ROBOTABLE_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -31,11 +30,8 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STARTUP_GUARD = 180.0
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class PortTaken(RuntimeError):
+    """The server could not bind its port: another process took it between the pick and the bind."""
 
 
 #: Lines of a server's log shown in the report of a test that failed.
@@ -65,8 +61,16 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        """Start and wait until the API answers."""
-        self.port = free_port()
+        """Start and wait until the API answers (on another port if something took this one first)."""
+        for _ in range(5):
+            try:
+                return self._start_on(free_port())
+            except PortTaken:
+                continue
+        raise RuntimeError("five ports in a row were taken before the server could bind them")
+
+    def _start_on(self, port: int) -> ServerProcess:
+        self.port = port
         cmd = [
             sys.executable,
             "-m",
@@ -90,7 +94,10 @@ class ServerProcess:
         deadline = time.monotonic() + STARTUP_GUARD
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {log.read_text()}")
+                text = log.read_text()
+                if "address already in use" in text:
+                    raise PortTaken(text)
+                raise RuntimeError(f"server exited: {text}")
             try:
                 if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
                     return self

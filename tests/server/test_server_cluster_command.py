@@ -5,27 +5,15 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
 
 import httpx
-from conftest import PG_URL, free_port
+from conftest import PG_URL
 from people import bearer
 
-
-def free_port_pair() -> int:
-    """A port that is free, and so is the next one (the cluster's web processes take both)."""
-    for _ in range(100):
-        port = free_port()
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
-    raise AssertionError("no two free ports side by side")
+from tests.conftest import free_ports
 
 
 def wait_until(check, timeout: float = 90.0):
@@ -42,7 +30,7 @@ def wait_until(check, timeout: float = 90.0):
 
 
 def test_the_cluster_serves_one_table_from_both_processes_with_bots_on_the_worker(pg_schema: str) -> None:
-    port = free_port_pair()  # its own ports, whatever else runs beside it
+    port = free_ports(2)  # its own two ports, whatever else runs beside it
     cmd = [sys.executable, "-m", "robotable.server.cluster", "--database", PG_URL, "--schema", pg_schema]
     cmd += ["--redis-prefix", f"rt-test-{secrets.token_hex(4)}:", "--port", str(port), "--bot-delay", "0"]
     proc = subprocess.Popen(cmd, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
