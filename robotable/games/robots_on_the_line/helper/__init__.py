@@ -15,7 +15,8 @@ any player's layout, with the fewest batteries that earn the most bonus tiles. A
 
 The helper is a search, not a rule of the game: the rules only ask it for its answers (:func:`robot_sales`
 in ``legal_actions``). Its modules: :mod:`.buyers` (what a buyer asks, which parts it tells apart),
-:mod:`.refusals` (hands refused before any search), :mod:`.tiles` (cells, slots, part signatures),
+:mod:`.refusals` (hands refused before any search), :mod:`.finishable` (hands that finish no robot
+for any buyer: a table shipped as data), :mod:`.tiles` (cells, slots, part signatures),
 :mod:`.skeletons` (the search over the torso and connectors), :mod:`.ends` (ends on the open ports),
 :mod:`.build` (the robot checked and priced) and :mod:`.sales` (the answers and their caches).
 

@@ -12,6 +12,7 @@ from ..actions import SellRobot
 from ..components import BONUS_TILES, BUYERS, REQUIREMENTS, BonusTile, Requirement
 from .build import Assembly
 from .buyers import ANY_BUYER, buyer_of
+from .finishable import no_robot
 from .refusals import hopeless, may_end, too_small
 from .skeletons import Search
 
@@ -108,8 +109,8 @@ def _buying(s: RotlState) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], 
 def _robot_sales(
     hand: tuple[int, ...], torso: int, buyers: tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]
 ) -> tuple[SellRobot, ...]:
-    if not may_end(hand, torso, ANY_BUYER):
-        return ()
+    if not may_end(hand, torso, ANY_BUYER) or no_robot(hand, torso):
+        return ()  # (no buyer's search can find a robot the search for any robot does not find)
     sales = []
     for buyer_id, reqs, bonus, pay in buyers:
         found = _cached(tuple(sorted(hand)), torso, reqs, bonus, pay, NODE_LIMIT).assembly
