@@ -201,3 +201,41 @@ def test_a_hopeless_hand_is_one_the_full_search_sells_nothing_from(hand, torso, 
     if not helper.hopeless(hand, helper.buyer_of(tuple(reqs), ())):
         return
     assert _SearchEverything(hand, torso, [REQUIREMENTS[r] for r in reqs], [], 20, 20_000).run() is None
+
+
+def _plain_offers(state, p):
+    """The canonical offers written out from the rules: for each other seat that the spam limits let ``p``
+    make an offer to and that ``p`` has made none to this turn, each part of ``p``'s hand for each part
+    seen in theirs."""
+    from robotable.games.robots_on_the_line.actions import Offer
+    from robotable.games.robots_on_the_line.line import pid
+    from robotable.games.robots_on_the_line.phases import OVER
+    from robotable.games.robots_on_the_line.trade import may_offer
+
+    if state.phase == OVER:
+        return []
+    out = []
+    for q in range(state.num_players):
+        if q == p or may_offer(state, p, q) or (p, q) in state.offered:
+            continue
+        for g in state.hands[p]:
+            out += [Offer(q, (pid(g),), (pid(k),), 0, 0) for k in state.known(q)]
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
+def test_the_listed_offers_are_the_canonical_offers_written_out(seed, players):
+    """``offer_actions`` (kept per hands, targets in one pass) lists what the rules give, in their order."""
+    from robotable.games.robots_on_the_line import trade
+
+    state = GAME.start(players, seed=seed)
+    rng = Rng(seed)
+    for _ in range(200):
+        if state.is_over():
+            break
+        for p in range(players):
+            assert trade.offer_actions(state, p) == _plain_offers(state, p)
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
