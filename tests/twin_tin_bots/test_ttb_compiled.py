@@ -18,7 +18,7 @@ from robotable.games.twin_tin_bots.components import TILE_NAMES, ZAP_RANGE, Tile
 from robotable.games.twin_tin_bots.hexgrid import OFFSETS
 from robotable.games.twin_tin_bots.movement import next_hex, push_line
 from robotable.games.twin_tin_bots.phases import BLOB, CHANGE, CRYSTAL, RUN, ZAP
-from robotable.games.twin_tin_bots.programs import legal_changes
+from robotable.games.twin_tin_bots.programs import legal_changes, legal_changes_listed, tile_counts
 from robotable.games.twin_tin_bots.state import DISPATCH
 from robotable.games.twin_tin_bots.zaps import zap_scan
 
@@ -117,6 +117,36 @@ def test_the_listed_changes_are_exactly_the_legal_ones_in_order(players, seed, s
     every_change = [a for a in ACTIONS if isinstance(a, CHANGES)]
     assert listed == [a for a in every_change if state.is_legal(seat, a)]
     assert len(set(listed)) == len(listed)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 200),
+    options=variant_options(),
+    dm_used=st.booleans(),
+)
+def test_the_listing_from_tables_agrees_with_the_rules_on_any_board(players, seed, steps, options, dm_used):
+    """The listing from tables (a hand packed in one int, rows per hand, slot and tile there) gives the
+    rules' listing and exactly the legal changes, on boards dealt at random from the colour's tiles."""
+    state = random_position(players, seed, steps, options)
+    if state.is_over() or state.phase != CHANGE:
+        return
+    rng = Rng(seed)
+    c, seat = state.active, state.to_act()[0]
+    for _ in range(10):
+        owned = tile_counts([], state.specials[c], True)
+        tiles = [t for t, n in enumerate(owned) for _ in range(n)]
+        rng.shuffle(tiles)
+        slots = len(state.programs[c])
+        state.programs[c][:] = [tiles.pop() if tiles and rng.random() < 0.7 else -1 for _ in range(slots)]
+        state.dm_used[c] = dm_used
+        state.first_done[c] = rng.random() < 0.8
+        listed = legal_changes(state)
+        assert listed == legal_changes_listed(state)
+        every_change = [a for a in ACTIONS if isinstance(a, CHANGES)]
+        assert listed == [a for a in every_change if state.is_legal(seat, a)]
 
 
 @settings(max_examples=60, deadline=None)

@@ -110,7 +110,37 @@ def first_turn_placements(programs: list[int], robots: int, first_done: bool) ->
 
 def legal_changes(st: TtbState) -> list[Action]:
     """Each distinct change once: pass and Double Modification, placements, swaps, removals, resets
-    (on the first turn: only placements on robots whose program is still empty)."""
+    (on the first turn: only placements on robots whose program is still empty).
+
+    This is :func:`legal_changes_listed` for the common case, a colour past its first turn with two
+    robots, from tables: the hand is a count per tile packed in one int (:data:`_WEIGHT`), and each
+    hand's placements on a slot, leaving out the tile already there, are built once per hand, slot and
+    tile (:class:`_HandRows`). ``tests/twin_tin_bots/test_ttb_compiled.py`` checks both give the same list."""
+    c = st.order[st.turn]  # (st.active)
+    if st.robots_per != 2 or not st.first_done[c]:
+        return legal_changes_listed(st)
+    p0, p1, p2, p3, p4, p5 = st.programs[c]
+    w = _WEIGHT
+    key = _PACKED_OWNED - w[p0] - w[p1] - w[p2] - w[p3] - w[p4] - w[p5]
+    for t in st.specials[c]:
+        key += w[t]
+    r0, r1, r2, r3, r4, r5 = _HAND_ROWS.get(key) or _hand_rows(key)
+    a = _SHAPE.get((p0, p1, p2)) or _shape((p0, p1, p2))
+    b = _SHAPE.get((p3, p4, p5)) or _shape((p3, p4, p5))
+    return [
+        *(_HEAD_DM_USED if st.dm_used[c] else _HEAD),
+        *r0[p0],
+        *r1[p1],
+        *r2[p2],
+        *r3[p3],
+        *r4[p4],
+        *r5[p5],
+        *(_BOTH.get(a << 7 | b) or _both(a, b)),
+    ]
+
+
+def legal_changes_listed(st: TtbState) -> list[Action]:
+    """:func:`legal_changes` for every case, as the rules list them."""
     c = st.order[st.turn]  # (st.active)
     prog = st.programs[c]
     in_hand = _tiles_in_hand(prog, st.specials[c])
@@ -135,6 +165,50 @@ def legal_changes(st: TtbState) -> list[Action]:
     if not first:
         actions += _rearrangements(prog, st.robots_per)
     return actions
+
+
+_HEAD = (_PASS, _DOUBLE)
+_HEAD_DM_USED = (_PASS,)
+#: A colour's hand packed in one int: 4 bits per tile holding 8 + the tiles of that kind in hand (the
+#: 8 keeps a field from borrowing when a board holds more than its colour owns: up to 6 slots).
+#: ``_WEIGHT[-1]``, an empty slot, is 0.
+_WEIGHT = (*(1 << (4 * t) for t in range(_KINDS)), 0)
+_PACKED_OWNED = sum((8 + n) << (4 * t) for t, n in enumerate(_OWNED_DM_USED))
+
+
+class _HandRows(dict[int, tuple[Action, ...]]):
+    """``rows[tile]``: placing each tile of a hand on one slot, except ``tile``, the one already there
+    (-1: none), in tile order; built on first use."""
+
+    __slots__ = ("in_hand", "slot")
+
+    def __init__(self, slot: int, in_hand: tuple[int, ...]) -> None:
+        super().__init__()
+        self.slot = slot
+        self.in_hand = in_hand
+
+    def __missing__(self, there: int) -> tuple[Action, ...]:
+        row = self[there] = tuple(_PLACE[self.slot][t] for t in self.in_hand if t != there)
+        return row
+
+
+#: Each hand's rows, one per slot, by the kinds of tile in it (a few thousand over many games) and by
+#: its packed counts (ten times as many: those only point to the rows of their kinds).
+_ROWS_OF_KINDS: dict[tuple[int, ...], tuple[_HandRows, ...]] = {}
+_HAND_ROWS: dict[int, tuple[_HandRows, ...]] = {}
+
+
+def _hand_rows(key: int) -> tuple[_HandRows, ...]:
+    if len(_HAND_ROWS) >= 65536:  # (this only caps memory)
+        _HAND_ROWS.clear()
+    in_hand = tuple(t for t in range(_KINDS) if (key >> (4 * t)) & 15 != 8)  # (tile_counts != 0)
+    rows = _ROWS_OF_KINDS.get(in_hand)
+    if rows is None:
+        if len(_ROWS_OF_KINDS) >= 8192:
+            _ROWS_OF_KINDS.clear()
+        rows = _ROWS_OF_KINDS[in_hand] = tuple(_HandRows(s, in_hand) for s in range(BOARD_SLOTS))
+    _HAND_ROWS[key] = rows
+    return rows
 
 
 #: The placements of each hand (the tiles in it, in tile order), built on first use: per slot, placing
@@ -182,6 +256,14 @@ def _rearrangements_of_shape(k: int, shape: int) -> tuple[tuple[Action, ...], ..
 #: collect), and each robot's rearrangements by shape.
 _SHAPE: dict[tuple[int, int, int], int] = {}
 _SHAPES = tuple(tuple(_rearrangements_of_shape(k, shape) for shape in range(128)) for k in range(2))
+#: Both robots' rearrangements (:func:`_rearrangements`) by their shapes, ``a << 7 | b``.
+_BOTH: dict[int, tuple[Action, ...]] = {}
+
+
+def _both(a: int, b: int) -> tuple[Action, ...]:
+    x, y = _SHAPES[0][a], _SHAPES[1][b]
+    both = _BOTH[a << 7 | b] = (*x[0], *y[0], *x[1], *y[1], *x[2], *y[2])
+    return both
 
 
 # -- checks ----------------------------------------------------------------------------------------
