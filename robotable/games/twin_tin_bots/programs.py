@@ -119,12 +119,13 @@ def legal_changes(st: TtbState) -> list[Action]:
     c = st.order[st.turn]  # (st.active)
     if st.robots_per != 2 or not st.first_done[c]:
         return legal_changes_listed(st)
-    p0, p1, p2, p3, p4, p5 = st.programs[c]
+    prog = st.programs[c]
+    p0, p1, p2, p3, p4, p5 = prog
     w = _WEIGHT
     key = _PACKED_OWNED - w[p0] - w[p1] - w[p2] - w[p3] - w[p4] - w[p5]
     for t in st.specials[c]:
         key += w[t]
-    r0, r1, r2, r3, r4, r5 = _HAND_ROWS.get(key) or _hand_rows(key)
+    r0, r1, r2, r3, r4, r5 = _HAND_ROWS.get(key) or _hand_rows(key, prog, st.specials[c])
     a = _SHAPE.get((p0, p1, p2)) or _shape((p0, p1, p2))
     b = _SHAPE.get((p3, p4, p5)) or _shape((p3, p4, p5))
     return [
@@ -180,16 +181,20 @@ class _HandRows(dict[int, tuple[Action, ...]]):
     """``rows[tile]``: placing each tile of a hand on one slot, except ``tile``, the one already there
     (-1: none), in tile order; built on first use."""
 
-    __slots__ = ("in_hand", "slot")
+    __slots__ = ("every", "in_hand")
 
     def __init__(self, slot: int, in_hand: tuple[int, ...]) -> None:
         super().__init__()
-        self.slot = slot
         self.in_hand = in_hand
+        self.every = tuple(_PLACE[slot][t] for t in in_hand)
 
     def __missing__(self, there: int) -> tuple[Action, ...]:
-        row = self[there] = tuple(_PLACE[self.slot][t] for t in self.in_hand if t != there)
-        return row
+        every = self.every
+        if there in self.in_hand:
+            at = self.in_hand.index(there)
+            every = every[:at] + every[at + 1 :]
+        self[there] = every
+        return every
 
 
 #: Each hand's rows, one per slot, by the kinds of tile in it (a few thousand over many games) and by
@@ -198,10 +203,10 @@ _ROWS_OF_KINDS: dict[tuple[int, ...], tuple[_HandRows, ...]] = {}
 _HAND_ROWS: dict[int, tuple[_HandRows, ...]] = {}
 
 
-def _hand_rows(key: int) -> tuple[_HandRows, ...]:
+def _hand_rows(key: int, prog: list[int], specials: list[int]) -> tuple[_HandRows, ...]:
     if len(_HAND_ROWS) >= 65536:  # (this only caps memory)
         _HAND_ROWS.clear()
-    in_hand = tuple(t for t in range(_KINDS) if (key >> (4 * t)) & 15 != 8)  # (tile_counts != 0)
+    in_hand = _tiles_in_hand(prog, specials)
     rows = _ROWS_OF_KINDS.get(in_hand)
     if rows is None:
         if len(_ROWS_OF_KINDS) >= 8192:
@@ -286,8 +291,10 @@ def can_place(st: TtbState, action: Place) -> bool:
         return False
     if _OWNED[t] + (t in st.specials[c]) - prog.count(t) <= 0:  # not in hand
         return False
+    if st.first_done[c]:
+        return True
     lo = s - s % SLOTS_PER_ROBOT
-    return st.first_done[c] or st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])
+    return st.first_turn_placements(c) == 0 or all(x < 0 for x in prog[lo : lo + SLOTS_PER_ROBOT])
 
 
 def can_swap(st: TtbState, action: Swap) -> bool:

@@ -40,7 +40,7 @@ def start_run(st: TtbState, events: list[Event]) -> None:
     st.changes_left = 0
     st.phase = RUN
     st.run_at = START
-    begin_robot(st, 0, events)
+    events.append(run_event[st.names[st.order[st.turn] * st.robots_per]])  # (begin_robot(st, 0, events), inlined)
 
 
 def begin_robot(st: TtbState, k: int, events: list[Event]) -> None:
