@@ -12,7 +12,8 @@ functions. This module runs the same programs with these things done once instea
 The operations that need no rule beyond those tables are carried out in the loop itself: turning, a
 step onto an empty floor hex, a Load or Unload that is ignored (already loaded, nothing carried), a
 Zap that meets no robot, crystal or Blob, a step against the board edge, a Base or a
-Rock, a Load with no crystal in front. Every other case (Mud, pushing, Teleporters, Jump, loading,
+Rock, a step of a robot without Dash against something with the board edge, a Base, a Rock or
+something else behind it, a Load with no crystal in front. Every other case (Mud, pushing, Teleporters, Jump, loading,
 unloading, a Zap that hits) calls the rule function of :mod:`.running`, as the plain
 run does. ``tests/twin_tin_bots/test_ttb_compiled.py`` checks that both runs agree on random states.
 """
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from robotable.core import Event
 
-from .components import SLOTS_PER_ROBOT, TILE_NAMES
+from .components import SLOTS_PER_ROBOT, TILE_NAMES, Tile
 from .events import blocked_event, ignored_event, move_event, order_event, run_event, turn_event, zap_event
 from .hexgrid import FACING_NAMES, OFFSETS, Hex
 from .orders import BACK_UP, CHAINED_STEPS, FORWARD, LOAD, LONG_RANGE_ZAP, OP_NAMES, OPS_BY_TILE, TURNS, UNLOAD, ZAP
@@ -47,6 +48,7 @@ _TURNED = {op: tuple((facing + sides) % 6 for facing in range(6)) for op, sides 
 _TURN_TABLE = tuple(_TURNED.get(op) for op in range(len(OP_NAMES)))  # None: not a turn
 _REVERSE = (3, 4, 5, 0, 1, 2)
 _ZAPS = frozenset({ZAP, LONG_RANGE_ZAP})
+_DASH = int(Tile["DASH"])
 assert (FORWARD, BACK_UP) == (0, 1)
 
 
@@ -145,7 +147,17 @@ def run(st: TtbState, events: list[Event]) -> None:  # noqa: C901 (one loop: the
                             stuck[rid] = n in mud
                             append(moves[n][6 + 6 * o + rface[rid]])  # (o: FORWARD 0, BACK_UP 1)
                             continue
-                        if walled[h][d]:
+                        if (
+                            walled[h][d]
+                            or (
+                                n is not None  # a robot, crystal or Blob in front that cannot be pushed (no Dash):
+                                and (
+                                    walled[n][d]
+                                    or ((m := step_to[n][d]) is not None and (m in rhex or m in ground or m in blobs))
+                                )
+                                and _DASH not in prog[base : base + SLOTS_PER_ROBOT]
+                            )
+                        ):
                             append(moves[h][18 + o])
                             if chained:
                                 break
