@@ -260,8 +260,9 @@ class ISMCTSAgent(Agent):
         self.paired = paired
         self.paired_z = paired_z
         self.paired_gain = paired_gain
-        #: A level's scale for the game's evaluator (``evaluate(state, scale=...)``), or None for its own.
-        self.evaluate_scale: float | None = None
+        #: A level's keywords for the game's evaluator: its ``evaluate_<name>`` parameters, passed as
+        #: ``evaluate(state, <name>=...)`` (``evaluate_scale``: how many points make a clear edge).
+        self.evaluate_params: dict[str, float] = {}
         self._game: str | None = None
         self._level: str | None = None
         self.budget: str | None = None
@@ -315,8 +316,9 @@ class ISMCTSAgent(Agent):
         self.paired = int(params.get("paired", 0))
         self.paired_z = params.get("paired_z", 2.0)
         self.paired_gain = params.get("paired_gain", 0.0)
-        scale = params.get("evaluate_scale")
-        self.evaluate_scale = float(scale) if scale is not None else None
+        self.evaluate_params = {
+            key.removeprefix("evaluate_"): float(value) for key, value in params.items() if key.startswith("evaluate_")
+        }
 
     def _bind(self, game_id: str) -> None:
         """Take the game's rollout policy and evaluator (once per game)."""
@@ -328,13 +330,15 @@ class ISMCTSAgent(Agent):
             self._apply_level(level_params(game_id, self._level))
         self.rollout = self._rollout or getattr(module, "rollout", random_policy)
         self.evaluator = self._evaluator or getattr(module, "evaluate", None)
-        if self._evaluator is None and self.evaluator is not None and self.evaluate_scale is not None:
-            # a level's ``evaluate_scale``: the game's evaluator takes it as ``scale`` (how many points
-            # make a clear edge); a game whose evaluator has no such scale rejects the level here
-            if "scale" not in inspect.signature(self.evaluator).parameters:
-                raise ValueError(f"{game_id}'s evaluate takes no scale, so a level cannot set evaluate_scale")
-            scalable = cast(Callable[..., list[float]], self.evaluator)
-            self.evaluator = functools.partial(scalable, scale=self.evaluate_scale)
+        if self._evaluator is None and self.evaluator is not None and self.evaluate_params:
+            # a level's ``evaluate_<name>``: the game's evaluator takes it as ``<name>`` (``scale``: how
+            # many points make a clear edge); a game whose evaluator has no such keyword rejects the level
+            known = inspect.signature(self.evaluator).parameters
+            for name in self.evaluate_params:
+                if name not in known:
+                    raise ValueError(f"{game_id}'s evaluate takes no {name}, so a level cannot set evaluate_{name}")
+            tunable = cast(Callable[..., list[float]], self.evaluator)
+            self.evaluator = functools.partial(tunable, **self.evaluate_params)
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)

@@ -259,6 +259,45 @@ def test_the_first_turn_offers_each_tile_once_per_robot():
     assert len(kept) < len(state.legal_actions(seat))
 
 
+def _red_carrier_with_points(delivered):
+    """Red A carries a green crystal (3) one order from facing its Base, its program spinning it on the
+    spot; red has ``delivered`` in its Base, yellow 8 points and no carrier."""
+    state = _red_carrier_near_home(["turn_left", "turn_right", None, "turn_right", None, None])
+    data = state.to_json()
+    data["delivered"] = {"red": delivered, "yellow": ["green", "green", "blue"]}
+    for crystal in [*delivered, "green", "green", "blue"]:  # delivered crystals come off the track
+        if crystal in data["track"]:
+            data["track"].remove(crystal)
+        else:
+            data["unused"][crystal] -= 1
+    return GAME.state_from_json(data)
+
+
+def test_the_race_sees_a_carrier_whose_delivery_wins_the_game():
+    # 2 players: the target is 11. With 8 in its Base, red's green (3) wins the game when it is delivered;
+    # with 6, it does not, and nothing is threatened.
+    winning, not_yet = _red_carrier_with_points(["pink", "pink"]), _red_carrier_with_points(["pink", "blue"])
+    tb = ttb.Table(winning)
+    assert tb.target == 11
+    delivered = [sum(d) for d in winning.delivered]
+    assert ttb.victory_threat(tb, winning, delivered) == [ttb.GAMMA ** tb.home_cost_at(0, winning), 0.0]
+    assert ttb.victory_threat(tb, winning, delivered)[0] > 0
+    assert ttb.victory_threat(ttb.Table(not_yet), not_yet, [sum(d) for d in not_yet.delivered]) == [0.0, 0.0]
+    # the evaluator with a race weight values the winning carrier more, and nothing else changes
+    assert ttb.evaluate(winning, race=ttb.RACE)[0] > ttb.evaluate(winning)[0]
+    assert ttb.evaluate(not_yet, race=ttb.RACE) == ttb.evaluate(not_yet)
+
+
+def test_hard_searches_with_the_race_and_the_levels_below_without_it():
+    winning = _red_carrier_with_points(["pink", "pink"])
+    hard = ISMCTSAgent.level("hard", seed=1)
+    hard._bind("twin-tin-bots")
+    assert hard.evaluator(winning) == ttb.evaluate(winning, race=ttb.RACE) != ttb.evaluate(winning)
+    medium = ISMCTSAgent.level("medium", seed=1)
+    medium._bind("twin-tin-bots")
+    assert medium.evaluator(winning) == ttb.evaluate(winning)
+
+
 def test_search_values_a_robot_on_its_way_above_one_its_program_leaves_in_place():
     # Red B, empty, 3 orders from the pink crystal with `Forward 1x` (it is on its way), against red B a
     # hex nearer whose program (Turn Left, Turn Right) leaves it where it stands: that one fetches

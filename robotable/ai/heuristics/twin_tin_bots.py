@@ -54,7 +54,9 @@ finishing with Unload or Load); the first slot where its program differs gets th
 earliest difference first, carriers first); otherwise the programs are kept (Pass). One turn in ten is
 random. Pending decisions get quick rules (make an opponent's carrier unload unless it faces a Base of
 its team, else turn left). :func:`evaluate` turns the expected points, now and after every colour's
-programs have run once more, into expected rewards by a soft pairwise comparison. :func:`model`,
+programs have run once more, into expected rewards by a soft pairwise comparison; hard's search adds the
+race to the score victory (:func:`victory_threat`: a carrier whose delivery would win the game, by the
+orders it still needs), which a points difference does not see. :func:`model`,
 ISMCTS's opponent model, is the heuristic's ranking read off a determinized state, lighter (one run of
 the programs, no engine check), remembered by position (search meets the same positions again and
 again). ``LEVELS`` gives this game's own search budgets: a Twin Tin Bots action is a whole turn, so
@@ -108,6 +110,12 @@ IDLE_EMPTY_ORDERS = 2
 #: Chance that an opponent's empty robot needing 0, 1 or 2 orders to face a carrier steals its crystal
 #: before the carrier moves again (it may change one slot of its program to do it).
 STEAL_RISK = (0.5, 0.3, 0.12)
+#: Hard's weight of the race to the score victory in :func:`evaluate` (``evaluate_race``), in points: a
+#: carrier whose delivery would end the game in its seat's favour is worth that much more, times GAMMA per
+#: order it still needs to face its Base, and a seat that reaches the target when the programs run once
+#: more twice that. A points difference does not see that the game ends at the target: with 9 points and
+#: a 3 on its way home, the other seat's lead of two points is worth nothing.
+RACE = 6.0
 #: Share of the next crystal of the track (it enters on the centre at the next delivery) counted for
 #: the colour whose empty robot is nearest the centre; the others count a quarter of it.
 NEXT_SHARE = 0.3
@@ -1075,12 +1083,31 @@ def prune(state: State, seat: int, legal: Sequence[Action]) -> list[Action]:
     return out
 
 
-def evaluate(state: State, scale: float = 2.0) -> list[float]:
+def victory_threat(tb: Table, where: TtbState | Sim, delivered: list[int]) -> list[float]:
+    """Per seat, how near it is to the delivery that wins the game (the score victory): GAMMA per order
+    its nearest carrier of a crystal worth the points it still needs must take to face its Base; 0 if
+    none carries enough, or the game has no score victory (Team play)."""
+    out = [0.0] * len(tb.seat_cols)
+    if tb.target is None:
+        return out
+    cargo, rp = where.rcargo, tb.rp
+    for s, cols in enumerate(tb.seat_cols):
+        needed = tb.target - sum(delivered[c] for c in cols)
+        for c in cols:
+            for r in range(c * rp, c * rp + rp):
+                if cargo[r] and cargo[r] >= needed:
+                    out[s] = max(out[s], GAMMA ** tb.home_cost_at(r, where))
+    return out
+
+
+def evaluate(state: State, scale: float = 2.0, race: float = 0.0) -> list[float]:
     """Expected rewards from expected points, half now and half after every colour's programs run once
     more unchanged (programs persist; their zaps make carriers unload): a soft pairwise comparison
     (``scale`` points ~ a clear edge; a level may set it as ``evaluate_scale``). The carriers of the
     colours that do not move next are exposed to steals; after the run, a carrier its program left on the
-    same hex is idle."""
+    same hex is idle. ``race`` (a level's ``evaluate_race``, hard's :data:`RACE`) adds the race to the
+    score victory: :func:`victory_threat` now and after the run, times ``race`` points, and twice
+    ``race`` for a seat that reaches the target in the run."""
     st = as_ttb(state)
     tb = Table(st)
     tb.idle_empty = IDLE_EMPTY_ORDERS
@@ -1096,6 +1123,12 @@ def evaluate(state: State, scale: float = 2.0) -> list[float]:
         sim.run(tb, c, st.programs[c], reply=True)
     later = colour_points(tb, sim.rhex, sim.rface, sim.rcargo, sim.ground, sim.delivered, exposed, sim.idle)
     totals = seat_points(tb, [(a + b) / 2 for a, b in zip(now, later, strict=True)])
+    if race and tb.target is not None:
+        threats = zip(victory_threat(tb, st, delivered), victory_threat(tb, sim, sim.delivered), strict=True)
+        totals = [t + race * (a + b) / 2 for t, (a, b) in zip(totals, threats, strict=True)]
+        for s, cols in enumerate(tb.seat_cols):
+            if sum(sim.delivered[c] for c in cols) >= tb.target:  # it wins when the programs run again
+                totals[s] += 2 * race
     n = len(totals)
     if n == 1:
         return [1.0]
@@ -1122,5 +1155,12 @@ def evaluate(state: State, scale: float = 2.0) -> list[float]:
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 40, "seconds": 0.02, "rollout_depth": 2, "model_opponents": 0.5},
     "medium": {"iterations": 120, "seconds": 0.08, "rollout_depth": 2, "model_opponents": 0.5},
-    "hard": {"iterations": 300, "seconds": 0.22, "rollout_depth": 4, "model_opponents": 0.7, "root_width": 6},
+    "hard": {
+        "iterations": 300,
+        "seconds": 0.22,
+        "rollout_depth": 4,
+        "model_opponents": 0.7,
+        "root_width": 6,
+        "evaluate_race": RACE,
+    },
 }
