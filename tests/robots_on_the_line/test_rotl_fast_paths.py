@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotable.core import IllegalAction, NotYourTurn, Rng
-from robotable.games.robots_on_the_line import GAME, EndTurn, helper
+from robotable.games.robots_on_the_line import GAME, EndTurn, helper, trade
 from robotable.games.robots_on_the_line import line as line_rules
+from robotable.games.robots_on_the_line.actions import Offer
 from robotable.games.robots_on_the_line.components import (
     BONUS_TILES,
     CONNECTORS,
@@ -25,7 +26,9 @@ from robotable.games.robots_on_the_line.components import (
     REQUIREMENTS,
     TORSOS,
 )
+from robotable.games.robots_on_the_line.line import pid
 from robotable.games.robots_on_the_line.part_tables import ONE_PORT, TURNS
+from robotable.games.robots_on_the_line.phases import OVER
 
 ONE_PORT_PARTS = [p.index for p in PARTS if len(p.ports) == 1]
 CONNECTOR_PARTS = [p.index for p in PARTS if p.kind in CONNECTORS]
@@ -112,17 +115,23 @@ def _checked_copy(state):
     return copy
 
 
+def _random_moves(players, seed, steps):
+    """A random game (seeded): for up to ``steps`` actions, the state, the seat to act and a random legal
+    action of it, which the caller applies."""
+    state = GAME.start(players, seed=seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_over():
+            return
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        yield state, seat, legal[rng.randrange(len(legal))]
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
 def test_trusted_apply_matches_the_checked_path(seed, players):
-    state = GAME.start(players, seed=seed)
-    rng = Rng(seed)
-    for _ in range(150):
-        if state.is_over():
-            break
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        action = legal[rng.randrange(len(legal))]
+    for state, seat, action in _random_moves(players, seed, 150):
         checked = _checked_copy(state)
         events = state.apply(seat, action)
         assert [e.to_json() for e in checked.apply(seat, action)] == [e.to_json() for e in events]
@@ -207,16 +216,11 @@ def _plain_offers(state, p):
     """The canonical offers written out from the rules: for each other seat that the spam limits let ``p``
     make an offer to and that ``p`` has made none to this turn, each part of ``p``'s hand for each part
     seen in theirs."""
-    from robotable.games.robots_on_the_line.actions import Offer
-    from robotable.games.robots_on_the_line.line import pid
-    from robotable.games.robots_on_the_line.phases import OVER
-    from robotable.games.robots_on_the_line.trade import may_offer
-
     if state.phase == OVER:
         return []
     out = []
     for q in range(state.num_players):
-        if q == p or may_offer(state, p, q) or (p, q) in state.offered:
+        if q == p or trade.may_offer(state, p, q) or (p, q) in state.offered:
             continue
         for g in state.hands[p]:
             out += [Offer(q, (pid(g),), (pid(k),), 0, 0) for k in state.known(q)]
@@ -227,15 +231,7 @@ def _plain_offers(state, p):
 @given(st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
 def test_the_listed_offers_are_the_canonical_offers_written_out(seed, players):
     """``offer_actions`` (kept per hands, targets in one pass) lists what the rules give, in their order."""
-    from robotable.games.robots_on_the_line import trade
-
-    state = GAME.start(players, seed=seed)
-    rng = Rng(seed)
-    for _ in range(200):
-        if state.is_over():
-            break
+    for state, seat, action in _random_moves(players, seed, 200):
         for p in range(players):
             assert trade.offer_actions(state, p) == _plain_offers(state, p)
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.randrange(len(legal))])
+        state.apply(seat, action)
