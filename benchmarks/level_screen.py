@@ -4,7 +4,8 @@
 
 The level (``--level``, default ``hard``) plays ``--opponent`` (default ``heuristic``) as ``robotable arena``
 would with ``--budget iterations --workers 1``, but with the game's ``LEVELS[level]`` updated by each
-``--set key=value`` in this process. Each game's line, then the level's wins (a tie counts a half) with
+``--set key=value`` in this process (``--seats 1,3`` at 4 players: the level against three of the
+opponent; by default each holds half the seats). Each game's line, then the level's wins (a tie counts a half) with
 the Wilson 95% interval. A screen of 12-16 games only tells a clear gain from none; a change kept goes
 through a 40-game ``robotable arena`` run once it is in the code (docs/ai.md).
 """
@@ -18,7 +19,7 @@ from robotable.ai import heuristics
 from robotable.ai.ismcts import LEVELS
 from robotable.arena.runner import GameResult
 from robotable.arena.stats import wilson
-from robotable.arena.tournament import Tournament, run_tournament
+from robotable.arena.tournament import Tournament, parse_seats, run_tournament
 
 
 def setting(text: str) -> tuple[str, float]:
@@ -39,6 +40,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--set", type=setting, action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--seats", type=parse_seats, default=None, help="seats of the level and of the opponent, e.g. 1,3"
+    )
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -58,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         games=args.games,
         seed=args.seed,
         budget="iterations",
+        seats=args.seats,
     )
     started = time.perf_counter()
     seats_won: list[float] = []  # the level's payoff at each seat it held (at 2 players: one a game)

@@ -21,7 +21,7 @@ from robotable.core.options import parse_options
 from .plot import write_chart
 from .report import build_report, command_line, default_prefix, write_report
 from .runner import ArenaGameError, GameResult
-from .tournament import Outcome, Tournament, run_tournament
+from .tournament import Outcome, Tournament, parse_seats, run_tournament
 
 console = Console()
 
@@ -39,6 +39,13 @@ def arena(
         ),
     ] = 100,
     seed: Annotated[int, typer.Option(help="Tournament seed: the same seed plays the same games.")] = 0,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="Seats each agent holds, comma-separated in --agents order (1,3: the first agent against three "
+            "of the second); default: shared out evenly."
+        ),
+    ] = None,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Local processes playing games (1: this process).")
     ] = 1,
@@ -69,6 +76,7 @@ def arena(
             workers=workers,
             ray=ray,
             budget=budget,
+            seats=parse_seats(seats),
         )
         tournament.check()
     except RobotableError as exc:

@@ -44,6 +44,8 @@ def command_line(tournament: Tournament, out: str | Path | None = None) -> str:
     """The ``robotable arena`` command that plays this tournament again, every default spelled out."""
     args = ["robotable", "arena", "--game", tournament.game, "--agents", ",".join(tournament.agents)]
     args += ["--players", str(tournament.players), "--games", str(tournament.games), "--seed", str(tournament.seed)]
+    if tournament.seats is not None:
+        args += ["--seats", ",".join(map(str, tournament.seats))]
     args += ["--budget", tournament.budget]
     if tournament.options:
         args += ["--options", json.dumps(dict(tournament.options), separators=(",", ":"))]
@@ -67,6 +69,7 @@ def typed_command() -> str:
 def build_report(outcome: Outcome, command: str | None = None, started: datetime | None = None) -> dict[str, Any]:
     """The report as JSON-safe data; ``command`` defaults to :func:`command_line` of the tournament."""
     t = outcome.tournament
+    seats = {"seats": list(t.seats)} if t.seats is not None else {}
     return {
         "format": REPORT_FORMAT,
         "kind": "robotable-arena",
@@ -81,6 +84,7 @@ def build_report(outcome: Outcome, command: str | None = None, started: datetime
             "seed": t.seed,
             "options": dict(t.options),
             "budget": t.budget,
+            **seats,
         },
         "execution": {"mode": t.mode(), "seconds": round(outcome.seconds, 3)},
         "machine": machine(),

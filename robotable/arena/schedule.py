@@ -5,7 +5,9 @@ pool's agents to the seats in which each agent sits as often as the others, give
 least as many agents as seats that is every ordered choice of distinct agents; with fewer, agents take
 several seats each. That set is closed under swapping seats and under swapping agents, so over one
 *round* (every lineup once) every agent plays every seat equally often, and every pairing is played
-both ways.
+both ways. A tournament may instead say how many seats each agent holds (``seats``: one agent against
+three heuristics is ``(1, 3)``); its lineups are every ordering of those seats, so each agent still
+plays every seat in proportion to its count over a round.
 
 Games are played round after round. All games of a round share one game seed (a *duplicate* format,
 as in duplicate bridge): the same deal is played from every side, so luck of the deal cancels out
@@ -19,6 +21,8 @@ between agents. Every game is reproducible from ``(game, players, options, seed,
 (6, 24)
 >>> [job.agents for job in schedule(["x", "y"], 2, games=3, seed=1)]
 [('x', 'y'), ('y', 'x'), ('x', 'y')]
+>>> lineups(["hard", "h"], 4, seats=(1, 3))
+[('hard', 'h', 'h', 'h'), ('h', 'hard', 'h', 'h'), ('h', 'h', 'hard', 'h'), ('h', 'h', 'h', 'hard')]
 """
 
 from __future__ import annotations
@@ -43,14 +47,20 @@ class Job:
     agents: tuple[str, ...]
 
 
-def lineups(pool: Sequence[str], players: int) -> list[tuple[str, ...]]:
+def lineups(pool: Sequence[str], players: int, seats: Sequence[int] | None = None) -> list[tuple[str, ...]]:
     """Every balanced ordered assignment of ``pool`` agents to ``players`` seats, in a stable order.
 
     Lineups with the same agents (a *matchup*) come together, so a tournament cut short part way
-    through a round still has each finished matchup played from every side.
+    through a round still has each finished matchup played from every side. With ``seats`` (one count
+    per agent of ``pool``, adding up to ``players``), every ordering of exactly those seats.
     """
     if not pool or players < 1:
         return []
+    if seats is not None:
+        if len(seats) != len(pool) or sum(seats) != players or min(seats) < 0:
+            raise ValueError(f"seats {tuple(seats)}: one count per agent of {len(pool)}, adding up to {players}")
+        held = [i for i, count in enumerate(seats) for _ in range(count)]
+        return [tuple(pool[i] for i in order) for order in sorted(set(itertools.permutations(held)))]
     low, extra = divmod(players, len(pool))
     out: list[tuple[str, ...]] = []
     # Which agents take one seat more than the others (none when the seats divide evenly).
@@ -74,12 +84,12 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return Rng(game_seed * 1_000_003 + seat + 1).next64() >> (64 - SEED_BITS)
 
 
-def schedule(pool: Sequence[str], players: int, games: int, seed: int) -> list[Job]:
+def schedule(pool: Sequence[str], players: int, games: int, seed: int, seats: Sequence[int] | None = None) -> list[Job]:
     """The tournament's games: round after round of every lineup, ``games`` in all.
 
-    Seat rotation is exactly fair when ``games`` is a multiple of ``len(lineups(pool, players))``.
+    Seat rotation is exactly fair when ``games`` is a multiple of ``len(lineups(pool, players, seats))``.
     """
-    order = lineups(pool, players)
+    order = lineups(pool, players, seats)
     jobs = []
     for index in range(games):
         round_index, position = divmod(index, len(order))

@@ -31,7 +31,9 @@ class Tournament:
     ``workers`` local processes (1: this process) or a Ray cluster at ``ray`` run the games; neither
     changes any result. ``budget`` is how search levels think: by ``"time"`` (the default, as people
     play: each level's CPU seconds per decision within its wall-clock cap) or by ``"iterations"`` (the
-    same seed plays the same games on any machine).
+    same seed plays the same games on any machine). ``seats`` says how many seats each agent holds
+    (``(1, 3)``: the first agent against three of the second); by default the seats are shared out as
+    evenly as the pool allows.
     """
 
     game: str
@@ -43,6 +45,7 @@ class Tournament:
     workers: int = 1
     ray: str | None = None
     budget: str = "time"
+    seats: tuple[int, ...] | None = None
 
     def check(self) -> None:
         """Raise :class:`BadInput` (or its subclasses) naming the first problem; play nothing."""
@@ -58,6 +61,7 @@ class Tournament:
         doubles = sorted({spec for spec in self.agents if self.agents.count(spec) > 1})
         if doubles:
             raise BadInput(f"--agents lists {', '.join(doubles)} more than once (each agent once in the pool)")
+        self._check_seats()
         for name, value, lowest in (
             ("--games", self.games, 1),
             ("--workers", self.workers, 1),
@@ -73,19 +77,46 @@ class Tournament:
                 raise BadInput("--ray needs an address: auto, local, or ray://host:port")
             import_ray()
 
+    def _check_seats(self) -> None:
+        if self.seats is None:
+            return
+        if len(self.seats) != len(self.agents):
+            raise BadInput(
+                f"--seats gives {len(self.seats)} counts for {len(self.agents)} agents (one count per agent, in order)"
+            )
+        if any(not isinstance(n, int) or isinstance(n, bool) or n < 1 for n in self.seats):
+            raise BadInput(f"--seats counts must be integers of at least 1, got {','.join(map(str, self.seats))}")
+        if sum(self.seats) != self.players:
+            raise BadInput(f"--seats counts add up to {sum(self.seats)}, but the table has {self.players} seats")
+
     def lineups(self) -> list[tuple[str, ...]]:
         """Every seat assignment of one round (see :mod:`robotable.arena.schedule`)."""
-        return lineups(self.agents, self.players)
+        return lineups(self.agents, self.players, self.seats)
 
     def jobs(self) -> list[Job]:
         """The games to play, in order."""
-        return schedule(self.agents, self.players, self.games, self.seed)
+        return schedule(self.agents, self.players, self.games, self.seed, self.seats)
 
     def mode(self) -> str:
         """How the games run, for reports: ``in-process``, ``processes:N`` or ``ray:ADDRESS``."""
         if self.ray is not None:
             return f"ray:{self.ray}"
         return f"processes:{self.workers}" if self.workers > 1 else "in-process"
+
+
+def parse_seats(text: str | None) -> tuple[int, ...] | None:
+    """A command line's ``--seats`` (``"1,3"``) as counts; ``None`` when absent. Counts that are not
+    whole numbers raise :class:`BadInput`; the tournament's check judges the counts themselves.
+
+    >>> parse_seats("1,3"), parse_seats(None)
+    ((1, 3), None)
+    """
+    if text is None:
+        return None
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > 64 or not all(part.isdigit() and len(part) <= 3 for part in parts):
+        raise BadInput(f"--seats must be whole numbers separated by commas, like 1,3; got {text[:40]!r}")
+    return tuple(int(part) for part in parts)
 
 
 @dataclass

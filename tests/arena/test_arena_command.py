@@ -57,6 +57,22 @@ def test_quiet_prints_only_where_the_report_went(tmp_path):
         (["--game", "tf22-reload", "--agents", "random", "--workers", "0"], "--workers must be an integer of at least"),
         (["--game", "tf22-reload", "--agents", "random", "--options", "[1]"], "--options must be a JSON object"),
         (
+            ["--game", "tf22-reload", "--agents", "random,heuristic", "--players", "4", "--seats", "1,2"],
+            "--seats counts add up to 3, but the table has 4 seats",
+        ),
+        (
+            ["--game", "tf22-reload", "--agents", "random,heuristic", "--players", "4", "--seats", "4"],
+            "--seats gives 1 counts for 2 agents",
+        ),
+        (
+            ["--game", "tf22-reload", "--agents", "random,heuristic", "--players", "4", "--seats", "0,4"],
+            "--seats counts must be integers of at least 1",
+        ),
+        (
+            ["--game", "tf22-reload", "--agents", "random,heuristic", "--players", "4", "--seats", "one,3"],
+            "--seats must be whole numbers separated by commas",
+        ),
+        (
             ["--game", "tf22-reload", "--agents", "random", "--budget", "fast"],
             "--budget must be one of time, iterations",
         ),
@@ -89,3 +105,29 @@ def test_the_command_in_the_report_plays_the_same_games_again(tmp_path):
     assert [{k: v for k, v in g.items() if k not in strip} for g in rerun["games"]] == [
         {k: v for k, v in g.items() if k not in strip} for g in report["games"]
     ]
+
+
+def test_seats_put_one_agent_against_three_of_another_in_every_seat_and_replay(tmp_path):
+    """``--seats 1,3``: the issue's "against three heuristics"; each game has one random seat, which
+    visits every seat once a round, and the report's command plays the same games again."""
+    import shlex
+
+    first = runner.invoke(app, ["arena", "-g", "tf22-reload", "-a", "random,heuristic", "-p", "4", "-n", "8",
+                                "--seats", "1,3", "--seed", "3", "--budget", "iterations",
+                                "--out", str(tmp_path / "a"), "--quiet"])  # fmt: skip
+    assert first.exit_code == 0, first.output
+    report = json.loads((tmp_path / "a.json").read_text())
+    assert report["tournament"]["seats"] == [1, 3]
+    lineups = [tuple(g["agents"]) for g in report["games"]]
+    assert all(lineup.count("random") == 1 and lineup.count("heuristic") == 3 for lineup in lineups)
+    assert [lineup.index("random") for lineup in lineups] == [0, 1, 2, 3] * 2
+    assert report["summary"]["balanced"] and report["summary"]["lineups_per_round"] == 4
+    random_row = next(row for row in report["summary"]["agents"] if row["agent"] == "random")
+    assert random_row["games"] == 8  # one appearance a game
+    args = shlex.split(report["command"])
+    assert args[args.index("--seats") + 1] == "1,3"
+    args[args.index("--out") + 1] = str(tmp_path / "b")
+    again = runner.invoke(app, [*args[1:], "--quiet"])
+    assert again.exit_code == 0, again.output
+    rerun = json.loads((tmp_path / "b.json").read_text())
+    assert [g["scores"] for g in rerun["games"]] == [g["scores"] for g in report["games"]]

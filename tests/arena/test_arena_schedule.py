@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from robotable.arena import lineups, schedule
 
@@ -41,3 +43,23 @@ def test_schedule_depends_only_on_its_arguments():
     assert schedule(["a", "b"], 3, 20, seed=4) == schedule(["a", "b"], 3, 20, seed=4)
     assert {j.seed for j in schedule(["a"], 2, 10, seed=4)}.isdisjoint(j.seed for j in schedule(["a"], 2, 10, seed=5))
     assert all(0 <= j.seed < 2**53 for j in schedule(["a"], 2, 50, seed=2**62))
+
+
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+def test_seat_counts_give_every_ordering_of_those_seats_and_each_agent_every_seat(counts):
+    pool = [f"agent{i}" for i in range(len(counts))]
+    players = sum(counts)
+    round_ = lineups(pool, players, seats=counts)
+    assert len(set(round_)) == len(round_)
+    for lineup in round_:
+        assert [lineup.count(agent) for agent in pool] == counts
+    for seat in range(players):  # over a round each agent holds each seat in proportion to its count
+        held = Counter(lineup[seat] for lineup in round_)
+        assert [held[agent] * players for agent in pool] == [n * len(round_) for n in counts]
+    jobs = schedule(pool, players, games=2 * len(round_), seed=1, seats=counts)
+    assert [job.agents for job in jobs] == round_ * 2
+
+
+def test_seat_counts_that_do_not_fit_the_table_are_refused():
+    with pytest.raises(ValueError, match="adding up to 4"):
+        lineups(["a", "b"], 4, seats=(1, 2))
