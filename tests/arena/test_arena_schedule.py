@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotable.arena import lineups, schedule
@@ -45,7 +45,8 @@ def test_schedule_depends_only_on_its_arguments():
     assert all(0 <= j.seed < 2**53 for j in schedule(["a"], 2, 50, seed=2**62))
 
 
-@given(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+@settings(deadline=None)  # the test's own speed is not what it checks
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3).filter(lambda counts: sum(counts) <= 6))
 def test_seat_counts_give_every_ordering_of_those_seats_and_each_agent_every_seat(counts):
     pool = [f"agent{i}" for i in range(len(counts))]
     players = sum(counts)
