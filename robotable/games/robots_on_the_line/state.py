@@ -205,12 +205,11 @@ class RotlState(State):
     def to_act(self) -> list[int]:
         if self.phase == OVER:
             return []
-        if not self.offers:
+        offers = self.offers
+        if not offers:
             return [self.turn]
-        seats: list[int] = []
-        for offer in self.offers:
-            if offer.taker not in seats:
-                seats.append(offer.taker)
+        # the takers of the open offers in the order they were made, each once, then the turn's seat
+        seats = list(dict.fromkeys([o[2] for o in offers]))  # (o.taker: indexing is faster)
         if self.turn not in seats:
             seats.append(self.turn)
         return seats
@@ -232,17 +231,26 @@ class RotlState(State):
         return actions
 
     def _legal_actions(self, player: int) -> list[Action]:
-        if player not in self.to_act():
-            return trade.offer_actions(self, player) if player in range(self.num_players) else []
-        actions: list[Action] = []
-        if player == self.turn and self.phase == PICK:
-            actions += sale.pick_actions(self)
-        elif player == self.turn:
-            actions += self._turn_actions(player)
+        """The turn's actions (or the picks), the offers, the answers to offers, then ending the turn for
+        the seat whose turn it is; the offers and the answers for another seat (none for a seat not in
+        the game, none after the end)."""
+        if player != self.turn or self.phase == OVER:
+            if self.phase == OVER or player not in range(self.num_players):
+                return []
+            actions = trade.offer_actions(self, player)
+            if self.offers:
+                actions += trade.answer_actions(self, player)
+            return actions
+        if self.phase == PICK:
+            actions = sale.pick_actions(self)
+            actions += trade.offer_actions(self, player)
+            actions += trade.answer_actions(self, player)
+            return actions
+        actions = self._turn_actions(player)
         actions += trade.offer_actions(self, player)
-        actions += trade.answer_actions(self, player)
-        if player == self.turn and self.phase == TURN:
-            actions.append(_END_TURN)
+        if self.offers:
+            actions += trade.answer_actions(self, player)
+        actions.append(_END_TURN)
         return actions
 
     def _turn_actions(self, p: int) -> list[Action]:
