@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 NO_TORSO = -1
 MAX_SEATS = 6  # (tables for seat numbers; the game seats at most 4)
+_PART_NAMES = [part.id for part in PARTS]  # (``pid`` of each part, looked up in C)
 _OTHERS = [[[q for q in range(n) if q != p] for p in range(n)] for n in range(MAX_SEATS + 1)]  # [players][seat]
 #: The junk trade of each part for each pile's top (``None`` for magnets: never traded with a junk pile).
 _TRADE_JUNK = [[None if part.index in MAGNETS else TradeJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
@@ -54,8 +55,14 @@ class OpenOffer(NamedTuple):
             "offer": self.number,
             "from": self.giver,
             "to": self.taker,
-            "give": [*map(pid, self.give), *([TORSOS[self.give_torso].id] if self.give_torso >= 0 else ())],
-            "take": [*map(pid, self.take), *([TORSOS[self.take_torso].id] if self.take_torso >= 0 else ())],
+            "give": [
+                *map(_PART_NAMES.__getitem__, self.give),
+                *([TORSOS[self.give_torso].id] if self.give_torso >= 0 else ()),
+            ],
+            "take": [
+                *map(_PART_NAMES.__getitem__, self.take),
+                *([TORSOS[self.take_torso].id] if self.take_torso >= 0 else ()),
+            ],
             "give_money": self.give_money,
             "take_money": self.take_money,
         }
