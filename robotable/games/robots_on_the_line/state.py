@@ -214,7 +214,10 @@ class RotlState(State):
         if not offers:
             return [self.turn]
         # the takers of the open offers in the order they were made, each once, then the turn's seat
-        seats = list(dict.fromkeys([o[2] for o in offers]))  # (o.taker: indexing is faster)
+        if len(offers) == 1:  # (the usual case)
+            taker = offers[0][2]  # (o.taker: indexing is faster)
+            return [taker] if taker == self.turn else [taker, self.turn]
+        seats = list(dict.fromkeys([o[2] for o in offers]))
         if self.turn not in seats:
             seats.append(self.turn)
         return seats

@@ -144,8 +144,6 @@ def offer_actions(s: RotlState, p: int) -> list[Action]:
     hands, secrets = s.hands, s.secret
     for q in targets:
         known = hands[q]
-        if not known:
-            continue
         secret = secrets[q]
         if secret:
             known = [part for part in known if part not in secret]
