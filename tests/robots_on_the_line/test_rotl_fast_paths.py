@@ -4,7 +4,9 @@
   (``loop_turns_missing``) never refuses a hand the full search sells;
 - the helper's per-buyer part table equals the rule written out part by part;
 - ``apply`` trusting an action the state just listed leaves the same state and events as the checked
-  path, and an action not listed (another seat's, an equal copy, one listed before a move) is checked.
+  path, and an action not listed (another seat's, an equal copy, one listed before a move) is checked;
+- the listing's shortcuts (seats to act, junk searches and trades, switch pairs, Bargain Hunter sales,
+  canonical offers) list what the rules written out list, and a listed offer stands open as parsed.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotable.core import IllegalAction, NotYourTurn, Rng
-from robotable.games.robots_on_the_line import GAME, EndTurn, helper, trade
+from robotable.games.robots_on_the_line import GAME, EndTurn, helper, sale, trade
 from robotable.games.robots_on_the_line import line as line_rules
-from robotable.games.robots_on_the_line.actions import Offer
+from robotable.games.robots_on_the_line.actions import FlipSwitches, Offer, SearchJunk, SellPart, TradeJunk
 from robotable.games.robots_on_the_line.components import (
     BONUS_TILES,
     CONNECTORS,
     ENDS,
+    HUNTER_NEVER,
+    JUNK_TRADES,
     MAGNETS,
     PARTS,
     REQUIREMENTS,
@@ -234,4 +238,55 @@ def test_the_listed_offers_are_the_canonical_offers_written_out(seed, players):
     for state, seat, action in _random_moves(players, seed, 200):
         for p in range(players):
             assert trade.offer_actions(state, p) == _plain_offers(state, p)
+        state.apply(seat, action)
+
+
+def _plain_to_act(state):
+    """The rule written out: the takers of the open offers in the order the offers were made, each once,
+    then the seat whose turn it is (nobody after the end)."""
+    if state.phase == OVER:
+        return []
+    seats = []
+    for offer in state.offers:
+        if offer.taker not in seats:
+            seats.append(offer.taker)
+    return seats + ([] if state.turn in seats else [state.turn])
+
+
+def _plain_turn_listing(state, p):
+    """Going through a junk pile, junk trades, switch flips and Bargain Hunter sales written out from the
+    rules, part by part."""
+    search = [SearchJunk(pile, pid(x)) for pile in range(2) for x in state.junk[pile]]
+    junk = []
+    if state.junk_trades < JUNK_TRADES:
+        for pile in range(2):
+            if state.junk[pile] and state.junk[pile][-1] not in MAGNETS:
+                junk += [TradeJunk(pile, pid(x)) for x in state.hands[p] if x not in MAGNETS]
+    cells = [(line, sec) for line in range(2) for sec in range(2)]
+    offs = [c for c in cells if not state.switches[c[0]][c[1]]]
+    ons = [c for c in cells if state.switches[c[0]][c[1]]]
+    flips = [FlipSwitches(a, b) for a in offs for b in ons]
+    hunter = [SellPart(pid(x)) for x in state.hands[p] if PARTS[x].kind not in HUNTER_NEVER]
+    return search, junk, flips, hunter
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
+def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
+    """``to_act``, the junk searches and trades, the switch pairs (a table per setting) and the Bargain
+    Hunter's sales (tables per part) give what the rules written out give, in the same order; a listed
+    one-for-one offer stands open as :func:`trade.parse_offer` makes it."""
+    for state, seat, action in _random_moves(players, seed, 200):
+        assert state.to_act() == _plain_to_act(state)
+        p = state.turn
+        rich = state.clone()
+        rich.money[p] = 10  # (the searches and the flips are listed only for a seat that can pay)
+        search, junk, flips, hunter = _plain_turn_listing(rich, p)
+        assert line_rules.search_actions(rich, p) == search
+        assert trade.junk_trade_actions(rich, p) == junk
+        assert line_rules.switch_actions(rich, p) == flips
+        assert sale.hunter_actions(rich, p) == hunter
+        for q in range(players):
+            for offer in trade.offer_actions(state, q):
+                assert trade._one_for_one(state, q, offer) == trade.parse_offer(state, q, offer)
         state.apply(seat, action)

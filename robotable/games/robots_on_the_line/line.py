@@ -16,6 +16,7 @@ that data; the second half checks and applies the actions on a :class:`~.state.R
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -226,7 +227,10 @@ def apply_take(s: RotlState, p: int, a: TakePart, events: list[Event]) -> None:
 def search_actions(s: RotlState, p: int) -> list[SearchJunk]:
     if s.money[p] < COSTS["search_junk"]:
         return []
-    return [_SEARCH[pile][part] for pile in range(LINES) for part in s.junk[pile]]
+    actions: list[SearchJunk] = []
+    for pile in range(LINES):
+        actions += map(_SEARCH[pile].__getitem__, s.junk[pile])
+    return actions
 
 
 def check_search(s: RotlState, p: int, a: SearchJunk) -> str | None:
@@ -266,9 +270,21 @@ def switch_actions(s: RotlState, p: int) -> list[FlipSwitches | FlipSwitch]:
         return []
     if s.options["on_off_variant"]:
         return _FLIP[:]
-    offs = [c for c in _CELLS if not s.switches[c[0]][c[1]]]
-    ons = [c for c in _CELLS if s.switches[c[0]][c[1]]]
+    return list(_FLIP_PAIRS[(*s.switches[0], *s.switches[1])])
+
+
+def flip_pairs(switches: Sequence[Sequence[bool]]) -> list[FlipSwitches]:
+    """Turning an OFF switch ON and an ON switch OFF: every (OFF switch, ON switch) pair, in cell order."""
+    offs = [c for c in _CELLS if not switches[c[0]][c[1]]]
+    ons = [c for c in _CELLS if switches[c[0]][c[1]]]
     return [_FLIPS[a, b] for a in offs for b in ons]
+
+
+#: ``flip_pairs`` of each setting of the switches (both lines' sections in a row), computed once.
+_FLIP_PAIRS: dict[tuple[bool, ...], tuple[FlipSwitches, ...]] = {
+    cells: tuple(flip_pairs([cells[line * len(SECTIONS) : (line + 1) * len(SECTIONS)] for line in range(LINES)]))
+    for cells in itertools.product((False, True), repeat=LINES * len(SECTIONS))
+}
 
 
 def _check_switch_cost(s: RotlState, p: int) -> str | None:

@@ -103,7 +103,11 @@ def buyer_slot(s: RotlState, buyer_id: str) -> int:
 
 
 def hunter_actions(s: RotlState, p: int) -> list[SellPart]:
-    return [_SELL_PART[part] for part in s.hands[p] if PARTS[part].kind not in HUNTER_NEVER]
+    return [*filter(None, map(_HUNTER_SELLS.__getitem__, s.hands[p]))]
+
+
+#: The Bargain Hunter's ``sell_part`` of each part (``None`` for the kinds it never buys).
+_HUNTER_SELLS = [None if part.kind in HUNTER_NEVER else _SELL_PART[part.index] for part in PARTS]
 
 
 def check_sell_part(s: RotlState, p: int, a: SellPart) -> str | None:

@@ -81,6 +81,11 @@ RULES: dict[type[Action], Rule] = {
     EndTurn: Rule(turn.check_end_turn, turn.apply_end_turn, "turn"),
 }
 
+#: Each action type's effect (``RULES[kind].apply``, looked up once).
+_EFFECTS: dict[type[Action], Callable[[Any, int, Any, list[Event]], None]] = {
+    kind: rule.apply for kind, rule in RULES.items()
+}
+
 
 class RotlState(State):
     """A game of Robots on the Line in progress. Seat 0 plays first, then seats in order."""
@@ -205,12 +210,14 @@ class RotlState(State):
     def to_act(self) -> list[int]:
         if self.phase == OVER:
             return []
-        if not self.offers:
+        offers = self.offers
+        if not offers:
             return [self.turn]
-        seats: list[int] = []
-        for offer in self.offers:
-            if offer.taker not in seats:
-                seats.append(offer.taker)
+        # the takers of the open offers in the order they were made, each once, then the turn's seat
+        if len(offers) == 1:  # (the usual case)
+            taker = offers[0][2]  # (o.taker: indexing is faster)
+            return [taker] if taker == self.turn else [taker, self.turn]
+        seats = list(dict.fromkeys([o[2] for o in offers]))
         if self.turn not in seats:
             seats.append(self.turn)
         return seats
@@ -227,22 +234,27 @@ class RotlState(State):
         return [p for p in trade.offering(self) if p not in waiting]
 
     def legal_actions(self, player: int) -> list[Action]:
-        actions = self._legal_actions(player)
-        self.listed = (player, tuple(actions))
-        return actions
-
-    def _legal_actions(self, player: int) -> list[Action]:
-        if player not in self.to_act():
-            return trade.offer_actions(self, player) if player in range(self.num_players) else []
-        actions: list[Action] = []
-        if player == self.turn and self.phase == PICK:
-            actions += sale.pick_actions(self)
-        elif player == self.turn:
-            actions += self._turn_actions(player)
-        actions += trade.offer_actions(self, player)
-        actions += trade.answer_actions(self, player)
-        if player == self.turn and self.phase == TURN:
+        """The turn's actions (or the picks), the offers, the answers to offers, then ending the turn for
+        the seat whose turn it is; the offers and the answers for another seat (none for a seat not in
+        the game, none after the end). Remembered until an action is applied (see :meth:`apply`)."""
+        if player != self.turn or self.phase == OVER:
+            if self.phase == OVER or player not in range(self.num_players):
+                actions: list[Action] = []
+            else:
+                actions = trade.offer_actions(self, player)
+                if self.offers:
+                    actions += trade.answer_actions(self, player)
+        elif self.phase == PICK:
+            actions = sale.pick_actions(self)
+            actions += trade.offer_actions(self, player)
+            actions += trade.answer_actions(self, player)
+        else:
+            actions = self._turn_actions(player)
+            actions += trade.offer_actions(self, player)
+            if self.offers:
+                actions += trade.answer_actions(self, player)
             actions.append(_END_TURN)
+        self.listed = (player, tuple(actions))
         return actions
 
     def _turn_actions(self, p: int) -> list[Action]:
@@ -337,8 +349,9 @@ class RotlState(State):
     def apply_legal(self, player: int, action: Action) -> list[Event]:
         self.listed = None
         events: list[Event] = []
-        RULES[type(action)].apply(self, player, action, events)
-        if type(action) not in _KEEP_OFFERS:
+        kind = type(action)
+        _EFFECTS[kind](self, player, action, events)
+        if kind not in _KEEP_OFFERS:
             trade.void_offers(self, events)
         return events
 

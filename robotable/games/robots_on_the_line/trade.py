@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 
 NO_TORSO = -1
 MAX_SEATS = 6  # (tables for seat numbers; the game seats at most 4)
+_PART_NAMES = [part.id for part in PARTS]  # (``pid`` of each part, looked up in C)
 _OTHERS = [[[q for q in range(n) if q != p] for p in range(n)] for n in range(MAX_SEATS + 1)]  # [players][seat]
-_TRADE_JUNK = [[TradeJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
+#: The junk trade of each part for each pile's top (``None`` for magnets: never traded with a junk pile).
+_TRADE_JUNK = [[None if part.index in MAGNETS else TradeJunk(pile, part.id) for part in PARTS] for pile in range(LINES)]
 
 
 class OpenOffer(NamedTuple):
@@ -53,8 +55,14 @@ class OpenOffer(NamedTuple):
             "offer": self.number,
             "from": self.giver,
             "to": self.taker,
-            "give": [*map(pid, self.give), *([TORSOS[self.give_torso].id] if self.give_torso >= 0 else ())],
-            "take": [*map(pid, self.take), *([TORSOS[self.take_torso].id] if self.take_torso >= 0 else ())],
+            "give": [
+                *map(_PART_NAMES.__getitem__, self.give),
+                *([TORSOS[self.give_torso].id] if self.give_torso >= 0 else ()),
+            ],
+            "take": [
+                *map(_PART_NAMES.__getitem__, self.take),
+                *([TORSOS[self.take_torso].id] if self.take_torso >= 0 else ()),
+            ],
             "give_money": self.give_money,
             "take_money": self.take_money,
         }
@@ -72,8 +80,12 @@ def two_torsos(holds_giver: int, holds_taker: int, give_torso: int, take_torso: 
 def feasible(s: RotlState, o: OpenOffer) -> bool:
     """Whether an open offer can still be carried out (the parts, torsos and money are all there)."""
     hand_f, hand_t = s.hands[o.giver], s.hands[o.taker]
-    if any(x not in hand_f for x in o.give) or any(x not in hand_t for x in o.take):
-        return False
+    for x in o.give:  # (loops: any() over a generator is slower, and this runs after most actions)
+        if x not in hand_f:
+            return False
+    for x in o.take:
+        if x not in hand_t:
+            return False
     if o.give_torso >= 0 and s.torso[o.giver] != o.give_torso:
         return False
     if o.take_torso >= 0 and s.torso[o.taker] != o.take_torso:
@@ -111,19 +123,38 @@ def offer_actions(s: RotlState, p: int) -> list[Action]:
     this turn. One canonical offer to each player a turn, so what chooses among ``legal_actions`` (bots,
     search, random play) never makes a declined offer again the same turn, nor presses a player with
     another; a player writing their own offers may still improve a declined one up to the limit
-    (``OFFERS_PER_TURN``, checked by :func:`may_offer`)."""
+    (``OFFERS_PER_TURN``, checked by :func:`may_offer`).
+
+    The seats ``p`` may make a canonical offer to are the others less those ``p`` has made an offer to
+    this turn and those with an open offer from ``p`` (which :func:`may_offer` refuses; an open offer
+    was made this turn, so it is one of the first); each one's offers are each part of ``p``'s hand
+    (hand order) for each part seen in theirs (hand order), built once (:func:`_offers_for`)."""
     hand = s.hands[p]
-    if s.phase == OVER or not hand:
+    if not hand or s.phase == OVER:
         return []
-    actions: list[Action] = []
     targets = _OTHERS[s.num_players][p]
-    if s.offers or s.offered:
-        targets = [q for q in _may_offer_to(s, p) if (p, q) not in s.offered]
+    offered = s.offered
+    if offered:
+        targets = [q for q in targets if (p, q) not in offered]
+    if s.offers:
+        waiting = [o[2] for o in s.offers if o[1] == p]  # (o.taker of o.giver == p: indexing is faster)
+        if waiting:
+            targets = [q for q in targets if q not in waiting]
+    actions: list[Action] = []
+    hands, secrets = s.hands, s.secret
     for q in targets:
-        if s.hands[q]:
-            known = _known(s, q)
-            if known:
-                _one_for_one(actions, hand, q, known)
+        known = hands[q]
+        secret = secrets[q]
+        if secret:
+            known = [part for part in known if part not in secret]
+        rows = _ROWS[q]
+        if len(known) == 1:
+            k = known[0]
+            actions += [(rows[g] or _offers_for(q, g))[k] for g in hand]
+        elif known:
+            pick = operator.itemgetter(*known)
+            for g in hand:
+                actions += pick(rows[g] or _offers_for(q, g))
     return actions
 
 
@@ -146,27 +177,6 @@ def _may_offer_to(s: RotlState, p: int) -> list[int]:
         blocked += [q for q in set(made) if made.count(q) >= OFFERS_PER_TURN]
     others = _OTHERS[s.num_players][p]
     return [q for q in others if q not in blocked] if blocked else others
-
-
-def _known(s: RotlState, q: int) -> tuple[int, ...]:
-    """``s.known(q)`` as a tuple (the whole hand when nothing in it is secret)."""
-    secret = s.secret[q]
-    if not secret:
-        return tuple(s.hands[q])
-    return tuple(part for part in s.hands[q] if part not in secret)
-
-
-def _one_for_one(out: list[Action], hand: list[int], q: int, known: tuple[int, ...]) -> None:
-    """Append every offer to ``q`` of one part of ``hand`` for one of ``known`` (hand order, then known
-    order). The offers are built once (:func:`_offers_for`): actions are values."""
-    rows = _ROWS[q]
-    if len(known) == 1:
-        k = known[0]
-        out += [(rows[g] or _offers_for(q, g))[k] for g in hand]
-        return
-    pick = operator.itemgetter(*known)
-    for g in hand:
-        out += pick(rows[g] or _offers_for(q, g))
 
 
 _ROWS: list[list[tuple[Offer, ...] | None]] = [[None] * len(PARTS) for _ in range(MAX_SEATS)]
@@ -294,7 +304,7 @@ def _number(s: RotlState) -> int:
 
 
 def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
-    offer = parse_offer(s, p, a)
+    offer = _one_for_one(s, p, a) or parse_offer(s, p, a)
     assert not isinstance(offer, str)
     s.next_offer = offer.number + 1
     s.offers = [*s.offers, offer]
@@ -302,6 +312,17 @@ def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
     if s.secret[p]:  # what is offered is shown
         s.secret[p] = [x for x in s.secret[p] if x not in offer.give]
     events.append(Event("offer", offer.to_json()))
+
+
+def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
+    """:func:`parse_offer` of a checked offer of one part for one part without money (the canonical
+    offers): each side is that part and no torso. ``None`` for any other offer."""
+    if len(a.give) != 1 or len(a.take) != 1 or a.give_money or a.take_money:
+        return None
+    give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
+    if give < 0 or take < 0:
+        return None
+    return OpenOffer(_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0)
 
 
 def open_offer(s: RotlState, number: int) -> OpenOffer | None:
@@ -312,7 +333,9 @@ def answer_actions(s: RotlState, p: int) -> list[Action]:
     """Accept, then decline, each offer made to ``p``."""
     if not s.offers:
         return []
-    mine = [o.number for o in s.offers if o.taker == p]
+    mine = [o[0] for o in s.offers if o[2] == p]  # (o.number of o.taker == p: indexing is faster)
+    if not mine:
+        return []
     return [*map(_accept, mine), *map(_decline, mine)]
 
 
@@ -387,10 +410,10 @@ def lapse_offers(s: RotlState, events: list[Event]) -> None:
 def junk_trade_actions(s: RotlState, p: int) -> list[TradeJunk]:
     if s.junk_trades >= JUNK_TRADES:
         return []
-    actions = []
+    actions: list[TradeJunk] = []
     for pile in range(LINES):
         if s.junk[pile] and s.junk[pile][-1] not in MAGNETS:
-            actions += [_TRADE_JUNK[pile][part] for part in s.hands[p] if part not in MAGNETS]
+            actions += filter(None, map(_TRADE_JUNK[pile].__getitem__, s.hands[p]))  # (no magnets)
     return actions
 
 

@@ -106,8 +106,13 @@ def buyer_of(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> Buyer:
     wide, long_arm = _least(rq, "wide"), _least(rq, "long_arm")
     icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
     bit = {icon: 1 << k for k, icon in enumerate(icons)}
-    plain, facts = _plain_table(
-        "no_wheels" in kinds, eye_target, hand_target, bool(kinds & {"hands", "symmetry"}), bool(wide or long_arm)
+    keys, facts = _table(
+        "no_wheels" in kinds,
+        eye_target,
+        hand_target,
+        bool(kinds & {"hands", "symmetry"}),
+        bool(wide or long_arm),
+        tuple(icons),
     )
     return Buyer(
         kinds=kinds,
@@ -126,7 +131,7 @@ def buyer_of(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> Buyer:
             len({getattr(r, field) for r in rq if r.kind == kind}) > 1
             for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
         ),
-        keys=_with_icons(plain, bit),
+        keys=keys,
         facts=facts,
     )
 
@@ -139,6 +144,16 @@ def _exact(rq: list[Requirement], kind: str, field: str, absent: int) -> int:
 def _least(rq: list[Requirement], kind: str) -> int:
     """The most tiles the requirements of a size ``kind`` (tall, wide, long arm) ask for at least, or 0."""
     return max((r.min_tiles for r in rq if r.kind == kind), default=0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table(
+    no_wheels: bool, eye_target: int, hand_target: int, count_hands: bool, arms: bool, icons: tuple[str, ...]
+) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...]]:
+    """The buyer's part table (:func:`_plain_table` with the bonus ``icons``, sorted, as bits in that order)
+    and its facts: computed once per kind of buyer and set of bonus icons, which many buyers share."""
+    plain, facts = _plain_table(no_wheels, eye_target, hand_target, count_hands, arms)
+    return _with_icons(plain, {icon: 1 << k for k, icon in enumerate(icons)}), facts
 
 
 def _with_icons(plain: tuple[tuple[Any, ...] | None, ...], bit: dict[str, int]) -> tuple[tuple[Any, ...] | None, ...]:
