@@ -226,6 +226,7 @@ def hunter_price(part: int, featured: str) -> int:
     return sale.hunter_price(part, featured) - (MAGNET_PENALTY if part in MAGNETS else 0)
 
 
+@functools.cache
 def _torso_shape(t: int) -> tuple[int, int, bool, bool]:
     """Height, width, and whether the torso has an E and a W port."""
     torso = TORSOS[t]
@@ -235,61 +236,74 @@ def _torso_shape(t: int) -> tuple[int, int, bool, bool]:
     return max(ys) - min(ys) + 1, max(xs) - min(xs) + 1, E in sides, W in sides
 
 
-def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
-    """An estimate of how many more parts ``hand`` needs to sell ``torso`` to a buyer with ``reqs``."""
-    rq = [REQUIREMENTS[r] for r in reqs]
-    kinds = {r.kind for r in rq}
-    heads, n = _count(hand, kinds)
-    miss = 0
-    for kind in ("extender", "splitter", "elbow"):  # connector kinds asked for
-        if kind in kinds and not n[kind]:
-            miss += 1
-            n[kind] = 1
-    geo_miss, ends_needed, enders_needed, (has_e, has_w) = _geometry(rq, kinds, torso, n)
-    miss += geo_miss
-    eye_target = next((r.eyes for r in rq if r.kind == "eyes"), -1)
-    head_miss, heads_used, flex_heads = _heads(heads, eye_target, "two_heads" in kinds)
-    miss += head_miss + (0 if n["base"] else 1)
-    hand_target = next((r.count for r in rq if r.kind == "hands"), -1)
-    hand_miss, hand_ends = _hands(hand_target, n["hand1"], n["hand2"])
-    miss += hand_miss
-    enders = hand_ends + n["antenna"]
-    if enders < enders_needed:
-        miss += enders_needed - enders
-        enders = enders_needed
-    have = heads_used + 1 + flex_heads + max(0, n["base"] - 1) + enders
-    if have < ends_needed:
-        miss += ends_needed - have
-    if "magnets" in kinds and n["magnet"] < 2:
-        miss += 2 - n["magnet"]
-    if "symmetry" in kinds:
-        if not (has_e and has_w):
-            miss += 3
-        elif n["hand1"] < 2 and n["antenna"] < 2 and n["hand2"] < 2:
-            miss += 1
-    return miss
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What a hand holds, counted once per hand: the heads' eyes, bases (all, and those without wheels),
+    1- and 2-hand tiles, the other kinds, and the icons its parts show."""
+
+    heads: tuple[int, ...]
+    bases: int
+    wheelless_bases: int
+    hand1: int
+    hand2: int
+    antenna: int
+    extender: int
+    elbow: int
+    splitter: int
+    magnet: int
+    icons: frozenset[str]
 
 
-def _count(hand: Sequence[int], kinds: set[str]) -> tuple[list[int], dict[str, int]]:
-    """The heads' eyes, and how many of each kind (bases usable for the buyer; 1- and 2-hand tiles)."""
+@dataclass(frozen=True, slots=True)
+class Asks:
+    """What a buyer with some requirement tiles asks of a robot on one torso, worked out once per pair."""
+
+    no_wheels: bool
+    extender: bool  # connector kinds asked for
+    splitter: bool
+    elbow: bool
+    geometry: int  # extenders or splitters needed for tall, wide and long arms
+    enders_needed: int  # arm ends needed (wide, long arm)
+    segments: int
+    eye_target: int  # exact eyes (-1: any)
+    two_heads: bool
+    hand_target: int  # exact hands (-1: any)
+    magnets: bool
+    symmetry: bool
+    has_e: bool
+    has_w: bool
+
+
+def tally(hand: tuple[int, ...]) -> Tally:
+    """Count ``hand``'s parts by what :func:`missing_parts` asks of them (an antenna head counts as a
+    head here: it helps wide only a little)."""
     heads: list[int] = []
-    n = dict.fromkeys(("base", "hand1", "hand2", "antenna", "extender", "elbow", "splitter", "magnet"), 0)
+    n = dict.fromkeys(("hand1", "hand2", "antenna", "extender", "elbow", "splitter", "magnet"), 0)
+    bases = wheelless = 0
+    icons: frozenset[str] = frozenset()
     for p in hand:
         part = PARTS[p]
+        icons |= part.icons
         k = part.kind
         if k == "head":
-            heads.append(part.eyes)  # an antenna head counts as a head here (it helps wide only a little)
+            heads.append(part.eyes)
         elif k == "base":
-            n["base"] += not (part.wheels and "no_wheels" in kinds)
+            bases += 1
+            wheelless += not part.wheels
         elif k == "hand":
             n["hand2" if part.hands >= 2 else "hand1"] += 1
         elif k in n:
             n[k] += 1
-    return heads, n
+    return Tally(heads=tuple(heads), bases=bases, wheelless_bases=wheelless, icons=icons, **n)
 
 
-def _geometry(rq: list[Any], kinds: set[str], torso: int, n: dict[str, int]) -> tuple[int, int, int, tuple[bool, bool]]:
-    """Parts missing for tall, wide and long arms; the ends needed; the arm ends needed; E and W ports."""
+@functools.cache
+def asks(torso: int, reqs: tuple[int, ...]) -> Asks:
+    """What requirement tiles ``reqs`` ask of a robot on ``torso``: extenders for tall (beyond the torso's
+    height and a head and base), wide (five tiles, both sides) and long arms (two), arm ends for wide and
+    long arms, and the exact counts."""
+    rq = [REQUIREMENTS[r] for r in reqs]
+    kinds = {r.kind for r in rq}
     height, width, has_e, has_w = _torso_shape(torso)
     need_v = max(0, max((r.min_tiles for r in rq if r.kind == "tall"), default=0) - height - 2)
     need_h = 0
@@ -302,14 +316,71 @@ def _geometry(rq: list[Any], kinds: set[str], torso: int, n: dict[str, int]) -> 
     if "long_arm" in kinds:
         need_h = max(need_h, 2)
         enders_needed = max(enders_needed, 1)
-    geo = need_v + need_h
-    miss = max(0, geo - (n["extender"] + n["splitter"]))
-    splitters_used = 1 if "splitter" in kinds else 0
-    splitters_used = max(splitters_used, min(n["splitter"], max(0, geo - n["extender"])))
-    return miss, TORSOS[torso].segments + splitters_used, enders_needed, (has_e, has_w)
+    return Asks(
+        no_wheels="no_wheels" in kinds,
+        extender="extender" in kinds,
+        splitter="splitter" in kinds,
+        elbow="elbow" in kinds,
+        geometry=need_v + need_h,
+        enders_needed=enders_needed,
+        segments=TORSOS[torso].segments,
+        eye_target=next((r.eyes for r in rq if r.kind == "eyes"), -1),
+        two_heads="two_heads" in kinds,
+        hand_target=next((r.count for r in rq if r.kind == "hands"), -1),
+        magnets="magnets" in kinds,
+        symmetry="symmetry" in kinds,
+        has_e=has_e,
+        has_w=has_w,
+    )
 
 
-def _heads(heads: list[int], eye_target: int, two_heads: bool) -> tuple[int, int, int]:
+def missing_parts(hand: Sequence[int], torso: int, reqs: Sequence[int]) -> int:
+    """An estimate of how many more parts ``hand`` needs to sell ``torso`` to a buyer with ``reqs``."""
+    return missing(tally(tuple(hand)), asks(torso, tuple(reqs)))
+
+
+def missing(t: Tally, a: Asks) -> int:
+    """:func:`missing_parts` from a hand's tally and what the buyer asks: a connector of each kind asked
+    for, extenders or splitters for the shape, heads, a base, exact hands, an end per segment and per
+    splitter, magnets, mirrored pairs for symmetry."""
+    miss = 0
+    extender, splitter = t.extender, t.splitter
+    if a.extender and not extender:
+        miss += 1
+        extender = 1
+    if a.splitter and not splitter:
+        miss += 1
+        splitter = 1
+    if a.elbow and not t.elbow:
+        miss += 1
+    geometry = a.geometry
+    miss += max(0, geometry - (extender + splitter))
+    splitters_used = max(1 if a.splitter else 0, min(splitter, max(0, geometry - extender)))
+    ends_needed = a.segments + splitters_used
+    head_miss, heads_used, flex_heads = _heads(t.heads, a.eye_target, a.two_heads)
+    bases = t.wheelless_bases if a.no_wheels else t.bases
+    miss += head_miss + (0 if bases else 1)
+    hand_miss, hand_ends = _hands(a.hand_target, t.hand1, t.hand2)
+    miss += hand_miss
+    enders = hand_ends + t.antenna
+    if enders < a.enders_needed:
+        miss += a.enders_needed - enders
+        enders = a.enders_needed
+    have = heads_used + 1 + flex_heads + max(0, bases - 1) + enders
+    if have < ends_needed:
+        miss += ends_needed - have
+    if a.magnets and t.magnet < 2:
+        miss += 2 - t.magnet
+    if a.symmetry:
+        if not (a.has_e and a.has_w):
+            miss += 3
+        elif t.hand1 < 2 and t.antenna < 2 and t.hand2 < 2:
+            miss += 1
+    return miss
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _heads(heads: tuple[int, ...], eye_target: int, two_heads: bool) -> tuple[int, int, int]:
     """Heads missing, heads used and spare heads (which may end segments)."""
     if eye_target >= 0:
         sizes = subset_sizes(heads, eye_target)
@@ -324,6 +395,7 @@ def _heads(heads: list[int], eye_target: int, two_heads: bool) -> tuple[int, int
     return (0 if heads else 1), 1, max(0, len(heads) - 1)
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _hands(hand_target: int, hands1: int, hands2: int) -> tuple[int, int]:
     """Hands missing for an exact hand count, and the hand tiles that end segments."""
     if hand_target < 0:
@@ -339,28 +411,26 @@ def _hands(hand_target: int, hands1: int, hands2: int) -> tuple[int, int]:
     return short, min(hand_ends, hands1 + hands2 + short)
 
 
-def _sale_estimate(hand: Sequence[int], torso: int, buyer: int, reqs: Sequence[int], bonus: Sequence[int]) -> float:
-    icons = set(TORSOS[torso].icons)
-    for p in hand:
-        icons |= PARTS[p].icons
+@functools.lru_cache(maxsize=1 << 14)
+def _sale_estimate(
+    icons: frozenset[str], torso: int, buyer: int, reqs: tuple[int, ...], bonus: tuple[int, ...]
+) -> float:
+    """What a sale to ``buyer`` would pay: its money, the requirement tiles' bonus and a share of the bonus
+    tiles whose icons the hand's ``icons`` and the torso show."""
+    icons = icons | TORSOS[torso].icons
     extra = sum(BONUS_TILES[t].value for t in bonus if BONUS_TILES[t].icons <= icons)
     return BUYERS[buyer].pay + sum(REQUIREMENTS[r].bonus for r in reqs) + BONUS_SHARE * extra
 
 
-@functools.lru_cache(maxsize=65536)
-def _buyer_worth(
+def _confirmed_worth(
     hand: tuple[int, ...], torso: int, buyer: int, reqs: tuple[int, ...], bonus: tuple[int, ...]
 ) -> tuple[float, int]:
-    """(worth, missing parts) of selling to one buyer."""
-    miss = missing_parts(hand, torso, reqs)
-    if miss == 0:
-        found = best_robot(
-            hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[t] for t in bonus], BUYERS[buyer].pay
-        )
-        if found is not None:
-            return float(found.value), 0
-        miss = 1
-    return _sale_estimate(hand, torso, buyer, reqs, bonus) * DECAY**miss, miss
+    """(worth, missing parts) of selling to one buyer when the estimate finds nothing missing: the
+    assembly helper's best robot, or one part missing after all (geometry may forbid it)."""
+    found = best_robot(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[t] for t in bonus], BUYERS[buyer].pay)
+    if found is not None:
+        return float(found.value), 0
+    return _sale_estimate(tally(hand).icons, torso, buyer, reqs, bonus) * DECAY, 1
 
 
 def potential(hand: Sequence[int], torso: int, buyers: Buyers, horizon: int | None = None) -> float:
@@ -368,10 +438,19 @@ def potential(hand: Sequence[int], torso: int, buyers: Buyers, horizon: int | No
     ``horizon``, only buyers the hand lacks at most that many parts for count (one part a turn)."""
     if torso < 0 or not buyers:
         return 0.0
-    key = tuple(sorted(hand))
+    return _potential(tuple(sorted(hand)), torso, buyers, horizon)
+
+
+@functools.lru_cache(maxsize=65536)
+def _potential(key: tuple[int, ...], torso: int, buyers: Buyers, horizon: int | None) -> float:
+    t = tally(key)
     best = 0.0
     for b, reqs, bonus in buyers:
-        worth, miss = _buyer_worth(key, torso, b, reqs, bonus)
+        miss = missing(t, asks(torso, reqs))
+        if miss == 0:
+            worth, miss = _confirmed_worth(key, torso, b, reqs, bonus)
+        else:
+            worth = _sale_estimate(t.icons, torso, b, reqs, bonus) * DECAY**miss
         if (horizon is None or miss <= horizon) and worth > best:
             best = worth
     return best
