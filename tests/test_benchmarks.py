@@ -87,3 +87,15 @@ def test_level_screen_plays_the_changed_level_and_prints_its_wins():
         timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "expected key=value, got 'iterations'" in bad.stderr
+
+
+def test_level_iterations_benchmark_prints_what_each_level_buys():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "level_iterations.py"), "--game", "tf22-reload", "--level", "easy",
+         "--level", "medium", "--decisions", "3"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()[2:]]
+    assert [row[0] for row in rows] == ["easy", "medium"]
+    assert all(float(row[2]) >= 1 and float(row[5]) >= 1 for row in rows)  # iterations bought and counted

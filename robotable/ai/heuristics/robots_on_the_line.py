@@ -907,16 +907,21 @@ def evaluate(state: State) -> list[float]:
 #: with the same rollout seeds, the weaker half dropped after 5 samples, and the heuristic's move left
 #: only for a candidate better by 2 standard errors of the paired differences (16 games, seed 290001:
 #: mean lead over the heuristic 33.9 points against 7.8 for the tree, 14 of 16 won against 11 of 14).
-#: ``seconds`` is what the ``iterations`` cost here in the deciding thread's CPU time (median decision
-#: with more than one legal action, seat 0 against the heuristic, 40 decisions from seed 7001, 2 cores;
-#: easy 0.009 s, medium 0.040 s, hard 0.322 s, hard's p90 0.45 s): the budget a level thinks for when
-#: it plays by time.
+#: ``seconds`` is what the ``iterations`` cost here, so a level playing by time (people's tables) is the
+#: level measured by iterations (the ladder, the ratings): ``benchmarks/level_iterations.py --game
+#: robots-on-the-line --decisions 100`` (2026-12-06, 2 players, seed 5) found the old seconds buying
+#: 24, 71.5 and 220.5 iterations for easy's 16, medium's 50 and hard's 60, now that the heuristic counts
+#: a hand's potential once (and hard's paired root is cheaper than the tree it was timed with); each
+#: ``seconds`` is now the old one times iterations over iterations bought (they buy 15, 47 and 56.5 in
+#: the same command). Hard with 240 iterations was
+#: no stronger on the same deals: 13 of 19 against 16.5 of 19 with 60 at 2 players (seed 3120610), 7 of
+#: 24 seats against 10 of 24 at 4 players against three heuristics (seed 3120611).
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 16, "seconds": 0.01, "rollout_depth": 4, "model_opponents": 0.5},
-    "medium": {"iterations": 50, "seconds": 0.04, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
+    "easy": {"iterations": 16, "seconds": 0.0067, "rollout_depth": 4, "model_opponents": 0.5},
+    "medium": {"iterations": 50, "seconds": 0.028, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
     "hard": {
         "iterations": 60,
-        "seconds": 0.32,
+        "seconds": 0.087,
         "rollout_depth": 10,
         "model_opponents": 0.7,
         "root_width": 6,

@@ -368,15 +368,17 @@ def evaluate(state: State) -> list[float]:
 #: against opponents that play their own search choices (``model_opponents`` 0), so they bid as if
 #: nobody bid back; hard expects the other seats to bid from the battle's solved mix and stays near its
 #: own mix (``guide_bias`` favours the heuristic's bid drawn from it) unless the search finds a clearly
-#: better card, so its bids are neither uniform nor predictable. ``seconds`` is about the CPU time those
-#: iterations take here (``benchmarks/agents.py --budget iterations``, 2 players, median wall time per
-#: decision at load 9: easy 4 ms, medium 10 ms, hard 496 ms).
+#: better card, so its bids are neither uniform nor predictable. ``seconds`` is what those iterations
+#: cost here in CPU time, so a level playing by time (people's tables) is the level the ladder measured
+#: by iterations: first set from wall time at load 9 (easy 4 ms, medium 10 ms), those seconds bought 26,
+#: 46 and 665.5 iterations for easy's 4, medium's 15 and hard's 500 (``benchmarks/level_iterations.py
+#: --game tf22-reload --decisions 100``, 2026-12-06, 2 players, seed 5); now set to buy 5, 14 and 523.5.
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 4, "seconds": 0.004, "rollout_depth": 4, "model_opponents": 0.0},
-    "medium": {"iterations": 15, "seconds": 0.01, "rollout_depth": 8, "model_opponents": 0.0},
+    "easy": {"iterations": 4, "seconds": 0.0004, "rollout_depth": 4, "model_opponents": 0.0},
+    "medium": {"iterations": 15, "seconds": 0.0022, "rollout_depth": 8, "model_opponents": 0.0},
     "hard": {
         "iterations": 500,
-        "seconds": 0.25,
+        "seconds": 0.15,
         "rollout_depth": 16,
         "model_opponents": 0.7,
         "guide_bias": 1.0,

@@ -1151,9 +1151,11 @@ def evaluate(state: State, scale: float = 2.0, race: float = 0.0) -> list[float]
 #: hard's 300 iterations take 0.22 s (median over 40 decisions; 0.53 s without the memory in the same
 #: run, which played the same 40 moves); easy and medium, whose trees rarely meet a position twice, cost
 #: what they did. Spending the time saved on 500 iterations did not make hard stronger against the
-#: heuristic (9 of 15 games).
+#: heuristic (9 of 15 games). ``benchmarks/level_iterations.py --game twin-tin-bots --decisions 100``
+#: (2026-12-06, 2 players, seed 5): the seconds bought 52.5, 117 and 311.5 iterations for easy's 40,
+#: medium's 120 and hard's 300, so easy's seconds are now 0.02 times 40 over 52.5 (they buy 44.5).
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 40, "seconds": 0.02, "rollout_depth": 2, "model_opponents": 0.5},
+    "easy": {"iterations": 40, "seconds": 0.015, "rollout_depth": 2, "model_opponents": 0.5},
     "medium": {"iterations": 120, "seconds": 0.08, "rollout_depth": 2, "model_opponents": 0.5},
     "hard": {
         "iterations": 300,
