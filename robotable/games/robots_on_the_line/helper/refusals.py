@@ -5,7 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..components import ENDS, MAGNETS, STEP, TORSOS, Torso
-from .buyers import F_BASES, F_HEADS, F_ONES, F_TURNS, FIELD, AnyBuyer, Buyer
+from .buyers import (
+    F_BASES,
+    F_HEADS,
+    F_ONES,
+    F_TURNS,
+    FIELD,
+    T_BASES,
+    T_ENDERS,
+    T_HANDS,
+    T_HEADS,
+    T_MAGNETS,
+    T_TILES,
+    AnyBuyer,
+    Buyer,
+)
 
 
 def may_end(hand: tuple[int, ...], torso: int, buyer: Buyer | AnyBuyer) -> bool:
@@ -82,6 +96,52 @@ def hopeless(hand: Sequence[int], buyer: Buyer) -> bool:
         or (buyer.wide > 1 and tally.enders < 2)
         or (bool(buyer.long_arm) and not tally.enders)
     )
+
+
+def refused(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
+    """``not may_end(hand, torso, buyer) or hopeless(hand, buyer) or too_small(hand, torso, buyer)`` (the
+    refusals written out here), told from one sum over the hand of the buyer's :func:`.buyers.part_tally`
+    (every count they compare at once) and, for an exact count of eyes or hands, the list it needs.
+    :func:`.sales.robot_sales` asks this for every buyer of every new hand."""
+    if buyer.contradictory:
+        return True
+    tally = buyer.tally
+    total = sum(map(tally.__getitem__, hand))
+    t = TORSOS[torso]
+    if (
+        not total >> F_HEADS & FIELD
+        or not total >> F_BASES & FIELD
+        or total & FIELD < len(t.ports)
+        or loop_turns_missing(t, total >> F_ONES & FIELD, total >> F_TURNS & FIELD, buyer.extra_ports)
+    ):
+        return True  # (may_end)
+    heads, enders = total >> T_HEADS & FIELD, total >> T_ENDERS & FIELD
+    if (
+        total >> T_MAGNETS & FIELD < buyer.magnets_needed
+        or not heads
+        or not total >> T_BASES & FIELD
+        or (buyer.two_heads and heads < 2)
+        or (buyer.asked and not all(total >> field & FIELD for field in buyer.asked))
+        or (buyer.wide > 1 and enders < 2)
+        or (buyer.long_arm and not enders)
+    ):
+        return True  # (hopeless: Tally.lacks_parts, the arm ends)
+    keys = buyer.keys
+    if buyer.eye_target >= 0:
+        eyes = [keys[p][1] for p in hand if tally[p] >> T_HEADS & 1]  # type: ignore[index]
+        if not subset_sum(eyes, buyer.eye_target, 2 if buyer.two_heads else 0):
+            return True  # (hopeless: the eyes)
+    if buyer.hand_target > 0:
+        hands = [keys[p][2] for p in hand if tally[p] >> T_HANDS & 1]  # type: ignore[index]
+        if not subset_sum(hands, buyer.hand_target, 0):
+            return True  # (hopeless: the hands)
+    if buyer.tall or buyer.wide:  # (too_small)
+        tiles = total >> T_TILES & FIELD
+        rows, columns, beside, above_below = _TORSO_SPANS[torso]
+        return (buyer.tall > 0 and tiles - beside < buyer.tall - rows) or (
+            buyer.wide > 0 and tiles - above_below < buyer.wide - columns
+        )
+    return False
 
 
 def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:

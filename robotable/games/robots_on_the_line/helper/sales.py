@@ -13,7 +13,7 @@ from ..components import BONUS_TILES, BUYERS, REQUIREMENTS, BonusTile, Requireme
 from .build import Assembly
 from .buyers import ANY_BUYER, Buyer, buyer_of
 from .finishable import no_robot
-from .refusals import hopeless, may_end, too_small
+from .refusals import may_end, refused
 from .skeletons import Search
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _answer(
 ) -> Answer:
     """The answer for one buyer (``buyer``: :func:`.buyers.buyer_of` ``reqs`` and ``bonuses``): the quick
     refusals, then the search; with ``keep``, a searched answer is kept for :func:`search`."""
-    if torso < 0 or not may_end(hand, torso, buyer) or hopeless(hand, buyer) or too_small(hand, torso, buyer):
+    if torso < 0 or refused(hand, torso, buyer):  # (not may_end, or hopeless, or too_small)
         return _REFUSED
     bonus_tiles = [BONUS_TILES[b] for b in bonuses]
     run = Search(hand, torso, [REQUIREMENTS[r] for r in reqs], bonus_tiles, pay, limit, buyer)
