@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..components import ENDS, MAGNETS, STEP, TORSOS, Torso
 from .buyers import (
@@ -16,6 +17,7 @@ from .buyers import (
     T_HANDS,
     T_HEADS,
     T_MAGNETS,
+    T_MULTI,
     T_TILES,
     AnyBuyer,
     Buyer,
@@ -135,11 +137,13 @@ def refused(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
         hands = [keys[p][2] for p in hand if tally[p] >> T_HANDS & 1]  # type: ignore[index]
         if not subset_sum(hands, buyer.hand_target, 0):
             return True  # (hopeless: the hands)
-    if buyer.tall or buyer.wide:  # (too_small)
+    if buyer.tall or buyer.wide or buyer.long_arm:  # (too_small)
         tiles = total >> T_TILES & FIELD
         rows, columns, beside, above_below = _TORSO_SPANS[torso]
-        return (buyer.tall > 0 and tiles - beside < buyer.tall - rows) or (
-            buyer.wide > 0 and tiles - above_below < buyer.wide - columns
+        return (
+            (buyer.tall > 0 and tiles - beside < buyer.tall - rows)
+            or (buyer.wide > 0 and tiles - above_below < buyer.wide - columns)
+            or (buyer.long_arm > 1 and total >> T_MULTI & FIELD < buyer.long_arm - 1)
         )
     return False
 
@@ -154,6 +158,15 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     facing a cell in the torso's columns add no column). So ``tall`` needs at least ``tall - rows`` tiles
     besides those, and ``wide`` at least ``wide - columns``.
 
+    A long arm of ``long_arm`` columns (the tiles reached from a left or right torso port, see
+    :func:`..geometry.measure`) needs ``long_arm - 1`` tiles with two ports or more (connectors), when it is
+    more than one column. The arm's tiles are connected, so a shortest path of linked tiles from one in its
+    leftmost column to one in its rightmost holds a tile in each column; the tiles inside that path have
+    two links. So does the arm's first tile (linked to the torso and on to the rest of the arm): if it ends
+    the path, or is not on it, that is one more; if it is inside the path, the path goes both ways from
+    it, and since the torso's cell beside it blocks one of them, the path takes a step up or down and so
+    holds a tile more than it has columns.
+
     >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, part_index, torso_index
     >>> from .buyers import buyer_of
     >>> tall_5 = buyer_of(tuple(r.index for r in REQUIREMENTS if r.kind == "tall" and r.min_tiles == 5)[:1], ())
@@ -162,15 +175,28 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     True
     >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), tall_5)
     False
+    >>> long_3 = buyer_of(tuple(r.index for r in REQUIREMENTS if r.kind == "long_arm")[:1], ())
+    >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), long_3)  # 3 columns: 2 connectors
+    True
+    >>> too_small((*hand, part_index("extender-01"), part_index("elbow-01")), torso_index("torso-12"), long_3)
+    False
     """
-    if not (buyer.tall or buyer.wide):
+    if not (buyer.tall or buyer.wide or buyer.long_arm):
         return False
     keys = buyer.keys
     tiles = sum(1 for p in hand if keys[p] is not None)
     rows, columns, beside, above_below = _TORSO_SPANS[torso]
-    return (buyer.tall > 0 and tiles - beside < buyer.tall - rows) or (
-        buyer.wide > 0 and tiles - above_below < buyer.wide - columns
+    connectors = sum(1 for p in hand if keys[p] is not None and not _is_end(keys[p]))
+    return (
+        (buyer.tall > 0 and tiles - beside < buyer.tall - rows)
+        or (buyer.wide > 0 and tiles - above_below < buyer.wide - columns)
+        or (buyer.long_arm > 1 and connectors < buyer.long_arm - 1)
     )
+
+
+def _is_end(key: tuple[Any, ...] | None) -> bool:
+    """Whether a part's key (see :class:`.buyers.Buyer`) is an end: a head, base, hand or antenna with one port."""
+    return key is not None and key[0] in ENDS and len(key[5]) == 1
 
 
 def _spans(torso: Torso) -> tuple[int, int, int, int]:
