@@ -138,12 +138,14 @@ def refused(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
         if not subset_sum(hands, buyer.hand_target, 0):
             return True  # (hopeless: the hands)
     if buyer.tall or buyer.wide or buyer.long_arm:  # (too_small)
-        tiles = total >> T_TILES & FIELD
+        tiles, connectors = total >> T_TILES & FIELD, total >> T_MULTI & FIELD
         rows, columns, beside, above_below = _TORSO_SPANS[torso]
         return (
-            (buyer.tall > 0 and tiles - beside < buyer.tall - rows)
-            or (buyer.wide > 0 and tiles - above_below < buyer.wide - columns)
-            or (buyer.long_arm > 1 and total >> T_MULTI & FIELD < buyer.long_arm - 1)
+            (buyer.tall > 0 and (tiles - beside < buyer.tall - rows or connectors < buyer.tall - rows - 2))
+            or (
+                buyer.wide > 0 and (tiles - above_below < buyer.wide - columns or connectors < buyer.wide - columns - 2)
+            )
+            or (buyer.long_arm > 1 and connectors < buyer.long_arm - 1)
         )
     return False
 
@@ -156,7 +158,11 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     the hand, and so does each column beyond the torso's; but each torso port facing a cell in the torso's
     rows (its left and right sides) holds a tile of its own there, one that adds no row (likewise ports
     facing a cell in the torso's columns add no column). So ``tall`` needs at least ``tall - rows`` tiles
-    besides those, and ``wide`` at least ``wide - columns``.
+    besides those, and ``wide`` at least ``wide - columns``. The same rows also ask for connectors (tiles
+    with two ports or more): the path of linked tiles from the highest head to the torso holds a tile on
+    each row between them, inside the path, and so does the path from the lowest base; so ``tall`` needs
+    at least ``tall - rows - 2`` connectors, and likewise ``wide`` (from the outermost arm ends) at least
+    ``wide - columns - 2``.
 
     A long arm of ``long_arm`` columns (the tiles reached from a left or right torso port, see
     :func:`..geometry.measure`) needs ``long_arm - 1`` tiles with two ports or more (connectors), when it is
@@ -188,8 +194,8 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     rows, columns, beside, above_below = _TORSO_SPANS[torso]
     connectors = sum(1 for p in hand if keys[p] is not None and not _is_end(keys[p]))
     return (
-        (buyer.tall > 0 and tiles - beside < buyer.tall - rows)
-        or (buyer.wide > 0 and tiles - above_below < buyer.wide - columns)
+        (buyer.tall > 0 and (tiles - beside < buyer.tall - rows or connectors < buyer.tall - rows - 2))
+        or (buyer.wide > 0 and (tiles - above_below < buyer.wide - columns or connectors < buyer.wide - columns - 2))
         or (buyer.long_arm > 1 and connectors < buyer.long_arm - 1)
     )
 
