@@ -115,8 +115,13 @@ class Buyer:
     contradictory: bool
     #: what the connectors asked for bring at least to the sum of (ports - 2) (see :func:`extra_ports`)
     extra_ports: int
-    #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
-    keys: tuple[tuple[Any, ...] | None, ...]
+    #: per part int: its signature key with no bonus icons (their bits 0; see :attr:`keys`)
+    plain_keys: tuple[tuple[Any, ...] | None, ...]
+    #: what the part table depends on besides the icons: (no wheels, eye target, hand target, hands counted,
+    #: antennas end arms) (see :func:`_table`)
+    table_args: tuple[bool, int, int, bool, bool]
+    #: the bonus tiles' icons, sorted (their bits in that order)
+    icons: tuple[str, ...]
     #: per part int: what :func:`may_end` adds up (:func:`part_facts`)
     facts: tuple[int, ...]
     #: per part int: what :func:`.refusals.refused` adds up (:func:`part_tally`)
@@ -128,6 +133,13 @@ class Buyer:
 
     def bits(self, icons: frozenset[str]) -> int:
         return sum(self.bit.get(i, 0) for i in icons)
+
+    @functools.cached_property
+    def keys(self) -> tuple[tuple[Any, ...] | None, ...]:
+        """Per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be
+        used. Built on first use: most buyers of a game are only asked the quick refusals, which read
+        :attr:`plain_keys` and the packed tables."""
+        return _table(*self.table_args, self.icons)
 
 
 #: The parts placed in a robot (connectors and ends; not batteries nor magnets), and whether each part
@@ -145,43 +157,53 @@ _WITH_ICON: dict[str, tuple[int, ...]] = {
 @functools.lru_cache(maxsize=1024)
 def buyer_of(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> Buyer:
     """What the requirement tiles ``reqs`` and bonus tiles ``bonuses`` (ints) ask, and the parts' keys."""
+    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
+    bit = {icon: 1 << k for k, icon in enumerate(icons)}
+    return Buyer(
+        **_asks(reqs),
+        bit=bit,
+        bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
+        icons=tuple(icons),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _asks(reqs: tuple[int, ...]) -> dict[str, Any]:
+    """The fields of :class:`Buyer` that the requirement tiles ``reqs`` decide (many games' buyers share them)."""
     rq = [REQUIREMENTS[r] for r in reqs]
     kinds = frozenset(r.kind for r in rq)
     eye_target, hand_target = _exact(rq, "eyes", "eyes", -1), _exact(rq, "hands", "count", -1)
     wide, long_arm = _least(rq, "wide"), _least(rq, "long_arm")
-    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
-    bit = {icon: 1 << k for k, icon in enumerate(icons)}
-    keys, facts, tally = _table(
+    table_args = (
         "no_wheels" in kinds,
         eye_target,
         hand_target,
         bool(kinds & {"hands", "symmetry"}),
         bool(wide or long_arm),
-        tuple(icons),
     )
-    return Buyer(
-        kinds=kinds,
-        eye_target=eye_target,
-        hand_target=hand_target,
-        magnets_needed=_exact(rq, "magnets", "count", 0),
-        tall=_least(rq, "tall"),
-        wide=wide,
-        long_arm=long_arm,
-        symmetry="symmetry" in kinds,
-        bit=bit,
-        bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
-        requirement_bonus=sum(r.bonus for r in rq),
-        extra_ports=extra_ports(kinds),
-        contradictory=any(
+    plain_keys, facts, tally = _plain_table(*table_args)
+    return {
+        "kinds": kinds,
+        "eye_target": eye_target,
+        "hand_target": hand_target,
+        "magnets_needed": _exact(rq, "magnets", "count", 0),
+        "tall": _least(rq, "tall"),
+        "wide": wide,
+        "long_arm": long_arm,
+        "symmetry": "symmetry" in kinds,
+        "requirement_bonus": sum(r.bonus for r in rq),
+        "extra_ports": extra_ports(kinds),
+        "contradictory": any(
             len({getattr(r, field) for r in rq if r.kind == kind}) > 1
             for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
         ),
-        keys=keys,
-        facts=facts,
-        tally=tally,
-        two_heads="two_heads" in kinds,
-        asked=tuple(T_KIND[kind] for kind in ("extender", "splitter", "elbow") if kind in kinds),
-    )
+        "plain_keys": plain_keys,
+        "table_args": table_args,
+        "facts": facts,
+        "tally": tally,
+        "two_heads": "two_heads" in kinds,
+        "asked": tuple(T_KIND[kind] for kind in ("extender", "splitter", "elbow") if kind in kinds),
+    }
 
 
 def _exact(rq: list[Requirement], kind: str, field: str, absent: int) -> int:
@@ -197,11 +219,11 @@ def _least(rq: list[Requirement], kind: str) -> int:
 @functools.lru_cache(maxsize=4096)
 def _table(
     no_wheels: bool, eye_target: int, hand_target: int, count_hands: bool, arms: bool, icons: tuple[str, ...]
-) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...], tuple[int, ...]]:
-    """The buyer's part table (:func:`_plain_table` with the bonus ``icons``, sorted, as bits in that order)
-    and its facts and tally: computed once per kind of buyer and set of bonus icons, which many buyers share."""
-    plain, facts, tally = _plain_table(no_wheels, eye_target, hand_target, count_hands, arms)
-    return _with_icons(plain, {icon: 1 << k for k, icon in enumerate(icons)}), facts, tally
+) -> tuple[tuple[Any, ...] | None, ...]:
+    """The buyer's part table (:func:`_plain_table` with the bonus ``icons``, sorted, as bits in that order):
+    computed once per kind of buyer and set of bonus icons, which many buyers share."""
+    plain = _plain_table(no_wheels, eye_target, hand_target, count_hands, arms)[0]
+    return _with_icons(plain, {icon: 1 << k for k, icon in enumerate(icons)})
 
 
 def _with_icons(plain: tuple[tuple[Any, ...] | None, ...], bit: dict[str, int]) -> tuple[tuple[Any, ...] | None, ...]:

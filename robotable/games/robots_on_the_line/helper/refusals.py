@@ -128,7 +128,7 @@ def refused(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
         or (buyer.long_arm and not enders)
     ):
         return True  # (hopeless: Tally.lacks_parts, the arm ends)
-    keys = buyer.keys
+    keys = buyer.plain_keys  # (the eyes and hands are in them; the bonus icons are not needed)
     if buyer.eye_target >= 0:
         eyes = [keys[p][1] for p in hand if tally[p] >> T_HEADS & 1]  # type: ignore[index]
         if not subset_sum(eyes, buyer.eye_target, 2 if buyer.two_heads else 0):
