@@ -77,7 +77,7 @@ def search(
 # -- the helper's sales in a game -------------------------------------------------------------------------
 
 
-def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
+def robot_sales(s: RotlState, p: int) -> tuple[SellRobot, ...]:
     """The assembly helper's best sale to each buyer still buying that ``p``'s hand and torso can satisfy.
 
     The answer depends only on the hand's contents, the torso and the buyers still buying, so it is
@@ -88,7 +88,7 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
     """
     torso = s.torso[p]
     if torso < 0:
-        return []
+        return ()
     memo = s.sales_memo
     if memo is None or memo[0] != s.buyer_money:
         memo = s.sales_memo = (s.buyer_money[:], _buying(s), {})
@@ -98,7 +98,7 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
         # (most hands cannot end a robot for any buyer: that is told before the buyers are looked up)
         sales = _robot_sales(hand, torso, memo[1]) if may_end(hand, torso, ANY_BUYER) else ()
         memo[2][hand, torso] = sales
-    return list(sales)
+    return sales  # (a tuple: the caller adds it to its own list)
 
 
 def _buying(s: RotlState) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]:
