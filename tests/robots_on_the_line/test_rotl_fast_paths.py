@@ -277,7 +277,7 @@ def _plain_turn_listing(state, p):
 def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
     """``to_act``, the junk searches and trades, the switch pairs (a table per setting) and the Bargain
     Hunter's sales (tables per part) give what the rules written out give, in the same order; a listed
-    one-for-one offer stands open as :func:`trade.parse_offer` makes it."""
+    one-for-one offer stands open as :func:`trade.parse_offer` makes it, with its JSON as event."""
     for state, seat, action in _random_moves(players, seed, 200):
         assert state.to_act() == _plain_to_act(state)
         p = state.turn
@@ -291,6 +291,13 @@ def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
         for q in range(players):
             for offer in trade.offer_actions(state, q):
                 assert trade._one_for_one(state, q, offer) == trade.parse_offer(state, q, offer)
+        for q in range(players):  # a listed offer's event is the open offer's JSON (written out for one-for-one)
+            for offer in trade.offer_actions(state, q)[:3]:
+                events = []
+                trade.apply_offer(state.clone(), q, offer, events)
+                assert [e.to_json() for e in events] == [
+                    {"type": "offer", **trade.parse_offer(state, q, offer).to_json()}
+                ]
         state.apply(seat, action)
 
 
