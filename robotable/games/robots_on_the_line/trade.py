@@ -335,7 +335,11 @@ def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
     give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
     if give < 0 or take < 0:
         return None
-    return OpenOffer(_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0)
+    return _open_offer((_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0))
+
+
+#: ``OpenOffer(*fields)`` from a tuple of its fields, in one call to C (what a named tuple's ``__new__`` does).
+_open_offer = functools.partial(tuple.__new__, OpenOffer)
 
 
 def open_offer(s: RotlState, number: int) -> OpenOffer | None:
