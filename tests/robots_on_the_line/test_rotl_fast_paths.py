@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -275,7 +277,7 @@ def _plain_turn_listing(state, p):
 def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
     """``to_act``, the junk searches and trades, the switch pairs (a table per setting) and the Bargain
     Hunter's sales (tables per part) give what the rules written out give, in the same order; a listed
-    one-for-one offer stands open as :func:`trade.parse_offer` makes it."""
+    one-for-one offer stands open as :func:`trade.parse_offer` makes it, with its JSON as event."""
     for state, seat, action in _random_moves(players, seed, 200):
         assert state.to_act() == _plain_to_act(state)
         p = state.turn
@@ -289,4 +291,87 @@ def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
         for q in range(players):
             for offer in trade.offer_actions(state, q):
                 assert trade._one_for_one(state, q, offer) == trade.parse_offer(state, q, offer)
+        for q in range(players):  # a listed offer's event is the open offer's JSON (written out for one-for-one)
+            for offer in trade.offer_actions(state, q)[:3]:
+                events = []
+                trade.apply_offer(state.clone(), q, offer, events)
+                assert [e.to_json() for e in events] == [
+                    {"type": "offer", **trade.parse_offer(state, q, offer).to_json()}
+                ]
         state.apply(seat, action)
+
+
+_BY_KIND = {kind: [p.index for p in PARTS if p.kind == kind] for kind in {p.kind for p in PARTS}}
+#: How many parts of each kind :func:`kind_hands` draws: a head and a base at least, so that most hands
+#: get past ``may_end`` and the other counts decide.
+_HOW_MANY = {"head": (1, 3), "base": (1, 2), "hand": (0, 3), "antenna": (0, 3), "magnet": (0, 3)}
+
+
+#: Requirements that ask for a count or a size (most of the refusals' comparisons are about them).
+_COUNTS_AND_SIZES = [
+    r.index for r in REQUIREMENTS if r.kind in ("eyes", "two_heads", "hands", "tall", "wide", "long_arm")
+]
+
+
+@st.composite
+def kind_hands(draw):
+    """A hand with a few parts of each kind (so that every count the refusals compare is near its limit):
+    about one of each kind, or up to a few."""
+    hand = []
+    many = draw(st.booleans())
+    for kind, parts in sorted(_BY_KIND.items()):
+        low, high = _HOW_MANY.get(kind, (0, 2))
+        hand += draw(st.lists(st.sampled_from(parts), min_size=low, max_size=high if many else max(low, 1)))
+    return tuple(sorted(hand))
+
+
+def requirement_lists():
+    """One to three requirement tiles, often only those that ask for a count or a size."""
+    return st.lists(st.integers(0, len(REQUIREMENTS) - 1), min_size=1, max_size=3, unique=True) | st.lists(
+        st.sampled_from(_COUNTS_AND_SIZES), min_size=1, max_size=3, unique=True
+    )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    kind_hands(),
+    st.integers(0, len(TORSOS) - 1),
+    requirement_lists(),
+    st.lists(st.integers(0, len(BONUS_TILES) - 1), max_size=2, unique=True),
+)
+def test_the_one_sum_refusal_is_the_refusals_written_out(hand, torso, reqs, bonuses):
+    """``refused`` (one sum of the buyer's packed tally) refuses exactly the hands that ``may_end``,
+    ``hopeless`` and ``too_small`` (written out part by part) refuse, for any hand, torso and buyer."""
+    buyer = helper.buyer_of(tuple(reqs), tuple(bonuses))
+    written_out = (
+        not helper.may_end(hand, torso, buyer) or helper.hopeless(hand, buyer) or helper.too_small(hand, torso, buyer)
+    )
+    assert helper.refused(hand, torso, buyer) == written_out
+
+
+def test_the_one_sum_refusal_is_the_refusals_written_out_at_every_small_count():
+    """The same on every small count of heads, hands, antennas and connectors, every torso and every
+    requirement that asks for a count or a size (the counts at each refusal's limit, which random hands
+    reach seldom)."""
+    checked = refusals = 0
+    for heads, hands, antennas, extenders, elbows, splitters in itertools.product(
+        range(1, 3), range(3), range(2), range(3), range(2), range(2)
+    ):
+        counts = {"head": heads, "base": 1, "hand": hands, "antenna": antennas}
+        counts |= {"extender": extenders, "elbow": elbows, "splitter": splitters}
+        k = heads + 3 * hands + 5 * extenders  # (varied parts: other eyes, hands, icons)
+        hand = tuple(
+            sorted(_BY_KIND[kind][(k + i) % len(_BY_KIND[kind])] for kind, n in counts.items() for i in range(n))
+        )
+        for torso in range(len(TORSOS)):
+            for req in _COUNTS_AND_SIZES:
+                buyer = helper.buyer_of((req,), ())
+                written_out = (
+                    not helper.may_end(hand, torso, buyer)
+                    or helper.hopeless(hand, buyer)
+                    or helper.too_small(hand, torso, buyer)
+                )
+                assert helper.refused(hand, torso, buyer) == written_out, (hand, torso, req)
+                checked += 1
+                refusals += written_out
+    assert 0 < refusals < checked

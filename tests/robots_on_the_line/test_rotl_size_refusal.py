@@ -1,4 +1,4 @@
-"""The assembly helper's refusal of hands too small for a height or width (``too_small``, issue 29 item 6)
+"""The assembly helper's refusal of hands too small for a height, a width or a long arm (``too_small``, issue 29 item 6)
 never refuses a robot that exists: a finished robot's own parts are never too small for the height and
 width it measures, and a hand it refuses is one the full search sells nothing from."""
 
@@ -16,22 +16,24 @@ from robotable.games.robots_on_the_line.geometry import assemble, measure
 
 from .rotl_random_robots import random_robot
 
-SIZES = [r.index for r in REQUIREMENTS if r.kind in ("tall", "wide")]
+SIZES = [r.index for r in REQUIREMENTS if r.kind in ("tall", "wide", "long_arm")]
 
 
 def test_a_finished_robots_parts_are_never_too_small_for_its_own_size():
     rng = Rng(29)
-    sized = 0
+    sized = long_arms = 0
     for _ in range(400):
         layout = random_robot(rng)
         if layout is None:
             continue
         m = measure(assemble(layout), [])
         hand = tuple(part_index(name) for name, *_ in layout[1:])
-        buyer = dataclasses.replace(helper.buyer_of((), ()), tall=m.tall, wide=m.wide)
-        assert not helper.too_small(hand, torso_index(layout[0][0]), buyer), (layout, m.tall, m.wide)
+        buyer = dataclasses.replace(helper.buyer_of((), ()), tall=m.tall, wide=m.wide, long_arm=m.long_arm)
+        assert not helper.too_small(hand, torso_index(layout[0][0]), buyer), (layout, m.tall, m.wide, m.long_arm)
         sized += m.tall > 1 or m.wide > 1
+        long_arms += m.long_arm > 2
     assert sized > 100
+    assert long_arms > 10
 
 
 def test_a_short_hand_is_refused():

@@ -12,6 +12,8 @@ The rules live in one module per part of the rulebook (:mod:`.line`, :mod:`.trad
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import is_
 from typing import Any, NamedTuple
 
 from robotable.core import Action, Event, IllegalAction, Result, Rng, State, reason
@@ -342,7 +344,12 @@ class RotlState(State):
         not checked again. The state changes only through ``apply`` and ``apply_legal``: code that edits
         its fields directly (tests building a position) does so before asking for legal actions."""
         listed = self.listed
-        if listed is not None and type(player) is int and player == listed[0] and id(action) in map(id, listed[1]):
+        if (
+            listed is not None
+            and type(player) is int
+            and player == listed[0]
+            and any(map(is_, repeat(action), listed[1]))  # (the very object, compared in C without ids)
+        ):
             return self.apply_legal(player, action)
         return super().apply(player, action)
 

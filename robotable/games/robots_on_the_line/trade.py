@@ -304,14 +304,27 @@ def _number(s: RotlState) -> int:
 
 
 def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
-    offer = _one_for_one(s, p, a) or parse_offer(s, p, a)
+    simple = _one_for_one(s, p, a)
+    offer = simple or parse_offer(s, p, a)
     assert not isinstance(offer, str)
     s.next_offer = offer.number + 1
     s.offers = [*s.offers, offer]
     s.offered = [*s.offered, (p, a.to)]
     if s.secret[p]:  # what is offered is shown
         s.secret[p] = [x for x in s.secret[p] if x not in offer.give]
-    events.append(Event("offer", offer.to_json()))
+    if simple is None:
+        events.append(Event("offer", offer.to_json()))
+    else:  # (offer.to_json() of a part for a part, written out: the names are the action's own)
+        shown = {
+            "offer": offer.number,
+            "from": p,
+            "to": a.to,
+            "give": [*a.give],
+            "take": [*a.take],
+            "give_money": 0,
+            "take_money": 0,
+        }
+        events.append(Event("offer", shown))
 
 
 def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
@@ -322,7 +335,11 @@ def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
     give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
     if give < 0 or take < 0:
         return None
-    return OpenOffer(_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0)
+    return _open_offer((_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0))
+
+
+#: ``OpenOffer(*fields)`` from a tuple of its fields, in one call to C (what a named tuple's ``__new__`` does).
+_open_offer = functools.partial(tuple.__new__, OpenOffer)
 
 
 def open_offer(s: RotlState, number: int) -> OpenOffer | None:

@@ -31,8 +31,8 @@ True
 """
 
 from .build import Assembly
-from .buyers import ANY_BUYER, Buyer, buyer_of, extra_ports, part_facts
-from .refusals import hopeless, loop_turns_missing, may_end, subset_sizes, too_small
+from .buyers import ANY_BUYER, Buyer, buyer_of, extra_ports, part_facts, part_tally
+from .refusals import hopeless, loop_turns_missing, may_end, refused, subset_sizes, too_small
 from .sales import NODE_LIMIT, Answer, best_robot, robot_sales, search
 from .skeletons import Search
 
@@ -50,6 +50,8 @@ __all__ = [
     "loop_turns_missing",
     "may_end",
     "part_facts",
+    "part_tally",
+    "refused",
     "robot_sales",
     "search",
     "subset_sizes",

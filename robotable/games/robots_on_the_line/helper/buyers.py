@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..components import BONUS_TILES, CONNECTORS, ENDS, PARTS, REQUIREMENTS, Requirement
+from ..components import BONUS_TILES, CONNECTORS, ENDS, MAGNETS, PARTS, REQUIREMENTS, Requirement
 from ..part_tables import ONE_PORT, TURNS
 
 #: Fields of :func:`part_facts` (8 bits each: a hand holds far fewer than 256 parts).
@@ -40,6 +40,44 @@ def part_facts(keys: Sequence[tuple[Any, ...] | None]) -> tuple[int, ...]:
     )
 
 
+#: More fields of :func:`part_tally` (after those of :func:`part_facts`): what :func:`.refusals.hopeless`
+#: and :func:`.refusals.too_small` count.
+T_MAGNETS, T_HEADS, T_BASES, T_HANDS, T_ENDERS, T_EXTENDERS, T_SPLITTERS, T_ELBOWS, T_TILES, T_MULTI = range(40, 120, 8)
+#: The field of :func:`part_tally` counting the connectors of each kind a buyer may ask for.
+T_KIND = {"extender": T_EXTENDERS, "splitter": T_SPLITTERS, "elbow": T_ELBOWS}
+
+
+def part_tally(keys: Sequence[tuple[Any, ...] | None], facts: Sequence[int]) -> tuple[int, ...]:
+    """Per part int, :func:`part_facts` and what the other quick refusals count, packed in one int (fields
+    of 8 bits): 1 if a magnet; for a usable part (``keys[p]`` not None) 1 if a head, a base, a hand, an arm end
+    (a hand, or an antenna when ``keys`` tells antennas) with one port, 1 for a connector of each kind
+    (a part that is not an end with one port), 1 for a usable tile, 1 if it has two ports or more.
+    So the sum over a hand gives every count :func:`.refusals.refused` needs in one pass.
+
+    >>> from robotable.games.robots_on_the_line.components import part_index
+    >>> tally = part_tally(ANY_BUYER.keys, ANY_BUYER.facts)
+    >>> hand = [part_index(p) for p in ("head-01", "elbow-01", "elbow-02", "magnet-01", "battery-01")]
+    >>> total = sum(tally[p] for p in hand)
+    >>> [total >> f & FIELD for f in (T_MAGNETS, T_HEADS, T_ELBOWS, T_TILES, T_MULTI)]
+    [1, 1, 2, 3, 2]
+    """
+    out = []
+    for p, key in enumerate(keys):
+        packed = facts[p] | (p in MAGNETS) << T_MAGNETS
+        if key is not None:
+            kind, ports = key[0], key[5]
+            packed |= 1 << T_TILES
+            if kind in ENDS and len(ports) == 1:
+                packed |= (kind == "head") << T_HEADS | (kind == "base") << T_BASES | (kind == "hand") << T_HANDS
+                packed |= (kind == "hand" or bool(key[4])) << T_ENDERS
+            else:
+                packed |= 1 << T_MULTI
+                if kind in T_KIND:
+                    packed |= 1 << T_KIND[kind]
+        out.append(packed)
+    return tuple(out)
+
+
 def extra_ports(kinds: frozenset[str]) -> int:
     """What the connectors a buyer asks for (an extender, a splitter, an elbow) bring at least to the
     sum of (ports - 2) over a robot's connectors: each kind asked for is on the robot at least once."""
@@ -51,6 +89,7 @@ class AnyBuyer:
 
     keys = tuple((p.kind, 0, 0, 0, False, p.ports) if p.kind in CONNECTORS + ENDS else None for p in PARTS)
     facts = part_facts(keys)
+    tally = part_tally(keys, facts)
     extra_ports = 0
 
 
@@ -76,13 +115,31 @@ class Buyer:
     contradictory: bool
     #: what the connectors asked for bring at least to the sum of (ports - 2) (see :func:`extra_ports`)
     extra_ports: int
-    #: per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be used
-    keys: tuple[tuple[Any, ...] | None, ...]
+    #: per part int: its signature key with no bonus icons (their bits 0; see :attr:`keys`)
+    plain_keys: tuple[tuple[Any, ...] | None, ...]
+    #: what the part table depends on besides the icons: (no wheels, eye target, hand target, hands counted,
+    #: antennas end arms) (see :func:`_table`)
+    table_args: tuple[bool, int, int, bool, bool]
+    #: the bonus tiles' icons, sorted (their bits in that order)
+    icons: tuple[str, ...]
     #: per part int: what :func:`may_end` adds up (:func:`part_facts`)
     facts: tuple[int, ...]
+    #: per part int: what :func:`.refusals.refused` adds up (:func:`part_tally`)
+    tally: tuple[int, ...]
+    #: "exactly two heads" is asked
+    two_heads: bool
+    #: the fields of :func:`part_tally` counting the connectors of the kinds asked for
+    asked: tuple[int, ...]
 
     def bits(self, icons: frozenset[str]) -> int:
         return sum(self.bit.get(i, 0) for i in icons)
+
+    @functools.cached_property
+    def keys(self) -> tuple[tuple[Any, ...] | None, ...]:
+        """Per part int: its signature key (kind, eyes, hands, bits, antenna, ports), or None if it cannot be
+        used. Built on first use: most buyers of a game are only asked the quick refusals, which read
+        :attr:`plain_keys` and the packed tables."""
+        return _table(*self.table_args, self.icons)
 
 
 #: The parts placed in a robot (connectors and ends; not batteries nor magnets), and whether each part
@@ -100,40 +157,53 @@ _WITH_ICON: dict[str, tuple[int, ...]] = {
 @functools.lru_cache(maxsize=1024)
 def buyer_of(reqs: tuple[int, ...], bonuses: tuple[int, ...]) -> Buyer:
     """What the requirement tiles ``reqs`` and bonus tiles ``bonuses`` (ints) ask, and the parts' keys."""
+    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
+    bit = {icon: 1 << k for k, icon in enumerate(icons)}
+    return Buyer(
+        **_asks(reqs),
+        bit=bit,
+        bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
+        icons=tuple(icons),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _asks(reqs: tuple[int, ...]) -> dict[str, Any]:
+    """The fields of :class:`Buyer` that the requirement tiles ``reqs`` decide (many games' buyers share them)."""
     rq = [REQUIREMENTS[r] for r in reqs]
     kinds = frozenset(r.kind for r in rq)
     eye_target, hand_target = _exact(rq, "eyes", "eyes", -1), _exact(rq, "hands", "count", -1)
     wide, long_arm = _least(rq, "wide"), _least(rq, "long_arm")
-    icons = sorted({i for b in bonuses for i in BONUS_TILES[b].icons})
-    bit = {icon: 1 << k for k, icon in enumerate(icons)}
-    keys, facts = _table(
+    table_args = (
         "no_wheels" in kinds,
         eye_target,
         hand_target,
         bool(kinds & {"hands", "symmetry"}),
         bool(wide or long_arm),
-        tuple(icons),
     )
-    return Buyer(
-        kinds=kinds,
-        eye_target=eye_target,
-        hand_target=hand_target,
-        magnets_needed=_exact(rq, "magnets", "count", 0),
-        tall=_least(rq, "tall"),
-        wide=wide,
-        long_arm=long_arm,
-        symmetry="symmetry" in kinds,
-        bit=bit,
-        bonus_bits=[(sum(bit[i] for i in BONUS_TILES[b].icons), BONUS_TILES[b].value) for b in bonuses],
-        requirement_bonus=sum(r.bonus for r in rq),
-        extra_ports=extra_ports(kinds),
-        contradictory=any(
+    plain_keys, facts, tally = _plain_table(*table_args)
+    return {
+        "kinds": kinds,
+        "eye_target": eye_target,
+        "hand_target": hand_target,
+        "magnets_needed": _exact(rq, "magnets", "count", 0),
+        "tall": _least(rq, "tall"),
+        "wide": wide,
+        "long_arm": long_arm,
+        "symmetry": "symmetry" in kinds,
+        "requirement_bonus": sum(r.bonus for r in rq),
+        "extra_ports": extra_ports(kinds),
+        "contradictory": any(
             len({getattr(r, field) for r in rq if r.kind == kind}) > 1
             for kind, field in (("eyes", "eyes"), ("hands", "count"), ("magnets", "count"))
         ),
-        keys=keys,
-        facts=facts,
-    )
+        "plain_keys": plain_keys,
+        "table_args": table_args,
+        "facts": facts,
+        "tally": tally,
+        "two_heads": "two_heads" in kinds,
+        "asked": tuple(T_KIND[kind] for kind in ("extender", "splitter", "elbow") if kind in kinds),
+    }
 
 
 def _exact(rq: list[Requirement], kind: str, field: str, absent: int) -> int:
@@ -149,11 +219,11 @@ def _least(rq: list[Requirement], kind: str) -> int:
 @functools.lru_cache(maxsize=4096)
 def _table(
     no_wheels: bool, eye_target: int, hand_target: int, count_hands: bool, arms: bool, icons: tuple[str, ...]
-) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...]]:
-    """The buyer's part table (:func:`_plain_table` with the bonus ``icons``, sorted, as bits in that order)
-    and its facts: computed once per kind of buyer and set of bonus icons, which many buyers share."""
-    plain, facts = _plain_table(no_wheels, eye_target, hand_target, count_hands, arms)
-    return _with_icons(plain, {icon: 1 << k for k, icon in enumerate(icons)}), facts
+) -> tuple[tuple[Any, ...] | None, ...]:
+    """The buyer's part table (:func:`_plain_table` with the bonus ``icons``, sorted, as bits in that order):
+    computed once per kind of buyer and set of bonus icons, which many buyers share."""
+    plain = _plain_table(no_wheels, eye_target, hand_target, count_hands, arms)[0]
+    return _with_icons(plain, {icon: 1 << k for k, icon in enumerate(icons)})
 
 
 def _with_icons(plain: tuple[tuple[Any, ...] | None, ...], bit: dict[str, int]) -> tuple[tuple[Any, ...] | None, ...]:
@@ -173,9 +243,9 @@ def _with_icons(plain: tuple[tuple[Any, ...] | None, ...], bit: dict[str, int]) 
 @functools.cache
 def _plain_table(
     no_wheels: bool, eye_target: int, hand_target: int, count_hands: bool, arms: bool
-) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...]]:
-    """The buyer's part table before bonus icons (their bits 0), and its :func:`part_facts` (which no
-    icon changes): computed once per kind of buyer."""
+) -> tuple[tuple[tuple[Any, ...] | None, ...], tuple[int, ...], tuple[int, ...]]:
+    """The buyer's part table before bonus icons (their bits 0), and its :func:`part_facts` and
+    :func:`part_tally` (which no icon changes): computed once per kind of buyer."""
     keys: list[tuple[Any, ...] | None] = [None] * len(PARTS)  # None: a part that cannot be used
     for part in _PLACED:
         if (
@@ -188,4 +258,5 @@ def _plain_table(
         hands = part.hands if count_hands else 0
         antenna = _ANTENNA[part.index] if arms else False
         keys[part.index] = (part.kind, eyes, hands, 0, antenna, part.ports)
-    return tuple(keys), part_facts(keys)
+    facts = part_facts(keys)
+    return tuple(keys), facts, part_tally(keys, facts)

@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..components import ENDS, MAGNETS, STEP, TORSOS, Torso
-from .buyers import F_BASES, F_HEADS, F_ONES, F_TURNS, FIELD, AnyBuyer, Buyer
+from .buyers import (
+    F_BASES,
+    F_HEADS,
+    F_ONES,
+    F_TURNS,
+    FIELD,
+    T_BASES,
+    T_ENDERS,
+    T_HANDS,
+    T_HEADS,
+    T_MAGNETS,
+    T_MULTI,
+    T_TILES,
+    AnyBuyer,
+    Buyer,
+)
 
 
 def may_end(hand: tuple[int, ...], torso: int, buyer: Buyer | AnyBuyer) -> bool:
@@ -84,6 +100,56 @@ def hopeless(hand: Sequence[int], buyer: Buyer) -> bool:
     )
 
 
+def refused(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
+    """``not may_end(hand, torso, buyer) or hopeless(hand, buyer) or too_small(hand, torso, buyer)`` (the
+    refusals written out here), told from one sum over the hand of the buyer's :func:`.buyers.part_tally`
+    (every count they compare at once) and, for an exact count of eyes or hands, the list it needs.
+    :func:`.sales.robot_sales` asks this for every buyer of every new hand."""
+    if buyer.contradictory:
+        return True
+    tally = buyer.tally
+    total = sum(map(tally.__getitem__, hand))
+    t = TORSOS[torso]
+    if (
+        not total >> F_HEADS & FIELD
+        or not total >> F_BASES & FIELD
+        or total & FIELD < len(t.ports)
+        or loop_turns_missing(t, total >> F_ONES & FIELD, total >> F_TURNS & FIELD, buyer.extra_ports)
+    ):
+        return True  # (may_end)
+    heads, enders = total >> T_HEADS & FIELD, total >> T_ENDERS & FIELD
+    if (
+        total >> T_MAGNETS & FIELD < buyer.magnets_needed
+        or not heads
+        or not total >> T_BASES & FIELD
+        or (buyer.two_heads and heads < 2)
+        or (buyer.asked and not all(total >> field & FIELD for field in buyer.asked))
+        or (buyer.wide > 1 and enders < 2)
+        or (buyer.long_arm and not enders)
+    ):
+        return True  # (hopeless: Tally.lacks_parts, the arm ends)
+    keys = buyer.plain_keys  # (the eyes and hands are in them; the bonus icons are not needed)
+    if buyer.eye_target >= 0:
+        eyes = [keys[p][1] for p in hand if tally[p] >> T_HEADS & 1]  # type: ignore[index]
+        if not subset_sum(eyes, buyer.eye_target, 2 if buyer.two_heads else 0):
+            return True  # (hopeless: the eyes)
+    if buyer.hand_target > 0:
+        hands = [keys[p][2] for p in hand if tally[p] >> T_HANDS & 1]  # type: ignore[index]
+        if not subset_sum(hands, buyer.hand_target, 0):
+            return True  # (hopeless: the hands)
+    if buyer.tall or buyer.wide or buyer.long_arm:  # (too_small)
+        tiles, connectors = total >> T_TILES & FIELD, total >> T_MULTI & FIELD
+        rows, columns, beside, above_below = _TORSO_SPANS[torso]
+        return (
+            (buyer.tall > 0 and (tiles - beside < buyer.tall - rows or connectors < buyer.tall - rows - 2))
+            or (
+                buyer.wide > 0 and (tiles - above_below < buyer.wide - columns or connectors < buyer.wide - columns - 2)
+            )
+            or (buyer.long_arm > 1 and connectors < buyer.long_arm - 1)
+        )
+    return False
+
+
 def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     """Whether the hand has too few tiles for the height or width the buyer asks for, whatever their layout.
 
@@ -92,7 +158,20 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     the hand, and so does each column beyond the torso's; but each torso port facing a cell in the torso's
     rows (its left and right sides) holds a tile of its own there, one that adds no row (likewise ports
     facing a cell in the torso's columns add no column). So ``tall`` needs at least ``tall - rows`` tiles
-    besides those, and ``wide`` at least ``wide - columns``.
+    besides those, and ``wide`` at least ``wide - columns``. The same rows also ask for connectors (tiles
+    with two ports or more): the path of linked tiles from the highest head to the torso holds a tile on
+    each row between them, inside the path, and so does the path from the lowest base; so ``tall`` needs
+    at least ``tall - rows - 2`` connectors, and likewise ``wide`` (from the outermost arm ends) at least
+    ``wide - columns - 2``.
+
+    A long arm of ``long_arm`` columns (the tiles reached from a left or right torso port, see
+    :func:`..geometry.measure`) needs ``long_arm - 1`` tiles with two ports or more (connectors), when it is
+    more than one column. The arm's tiles are connected, so a shortest path of linked tiles from one in its
+    leftmost column to one in its rightmost holds a tile in each column; the tiles inside that path have
+    two links. So does the arm's first tile (linked to the torso and on to the rest of the arm): if it ends
+    the path, or is not on it, that is one more; if it is inside the path, the path goes both ways from
+    it, and since the torso's cell beside it blocks one of them, the path takes a step up or down and so
+    holds a tile more than it has columns.
 
     >>> from robotable.games.robots_on_the_line.components import REQUIREMENTS, part_index, torso_index
     >>> from .buyers import buyer_of
@@ -102,15 +181,28 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     True
     >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), tall_5)
     False
+    >>> long_3 = buyer_of(tuple(r.index for r in REQUIREMENTS if r.kind == "long_arm")[:1], ())
+    >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), long_3)  # 3 columns: 2 connectors
+    True
+    >>> too_small((*hand, part_index("extender-01"), part_index("elbow-01")), torso_index("torso-12"), long_3)
+    False
     """
-    if not (buyer.tall or buyer.wide):
+    if not (buyer.tall or buyer.wide or buyer.long_arm):
         return False
     keys = buyer.keys
     tiles = sum(1 for p in hand if keys[p] is not None)
     rows, columns, beside, above_below = _TORSO_SPANS[torso]
-    return (buyer.tall > 0 and tiles - beside < buyer.tall - rows) or (
-        buyer.wide > 0 and tiles - above_below < buyer.wide - columns
+    connectors = sum(1 for p in hand if keys[p] is not None and not _is_end(keys[p]))
+    return (
+        (buyer.tall > 0 and (tiles - beside < buyer.tall - rows or connectors < buyer.tall - rows - 2))
+        or (buyer.wide > 0 and (tiles - above_below < buyer.wide - columns or connectors < buyer.wide - columns - 2))
+        or (buyer.long_arm > 1 and connectors < buyer.long_arm - 1)
     )
+
+
+def _is_end(key: tuple[Any, ...] | None) -> bool:
+    """Whether a part's key (see :class:`.buyers.Buyer`) is an end: a head, base, hand or antenna with one port."""
+    return key is not None and key[0] in ENDS and len(key[5]) == 1
 
 
 def _spans(torso: Torso) -> tuple[int, int, int, int]:

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from ..actions import SellRobot
 from ..components import BONUS_TILES, BUYERS, REQUIREMENTS, BonusTile, Requirement
 from .build import Assembly
-from .buyers import ANY_BUYER, buyer_of
+from .buyers import ANY_BUYER, Buyer, buyer_of
 from .finishable import no_robot
-from .refusals import hopeless, may_end, too_small
+from .refusals import may_end, refused
 from .skeletons import Search
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def search(
     limit: int = NODE_LIMIT,
 ) -> Answer:
     """The best robot and whether the search was complete (see :class:`Answer`)."""
-    return _cached(
+    key = (
         tuple(sorted(hand)),
         torso,
         tuple(r.index for r in requirements),
@@ -67,12 +67,17 @@ def search(
         pay,
         limit,
     )
+    answer = _SEARCHED.get(key)
+    if answer is None:
+        answer = _answer(*key, buyer_of(key[2], key[3]))
+        _keep(key, answer)
+    return answer
 
 
 # -- the helper's sales in a game -------------------------------------------------------------------------
 
 
-def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
+def robot_sales(s: RotlState, p: int) -> tuple[SellRobot, ...]:
     """The assembly helper's best sale to each buyer still buying that ``p``'s hand and torso can satisfy.
 
     The answer depends only on the hand's contents, the torso and the buyers still buying, so it is
@@ -83,7 +88,7 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
     """
     torso = s.torso[p]
     if torso < 0:
-        return []
+        return ()
     memo = s.sales_memo
     if memo is None or memo[0] != s.buyer_money:
         memo = s.sales_memo = (s.buyer_money[:], _buying(s), {})
@@ -93,7 +98,7 @@ def robot_sales(s: RotlState, p: int) -> list[SellRobot]:
         # (most hands cannot end a robot for any buyer: that is told before the buyers are looked up)
         sales = _robot_sales(hand, torso, memo[1]) if may_end(hand, torso, ANY_BUYER) else ()
         memo[2][hand, torso] = sales
-    return list(sales)
+    return sales  # (a tuple: the caller adds it to its own list)
 
 
 def _buying(s: RotlState) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], int], ...]:
@@ -111,21 +116,50 @@ def _robot_sales(
 ) -> tuple[SellRobot, ...]:
     if not may_end(hand, torso, ANY_BUYER) or no_robot(hand, torso):
         return ()  # (no buyer's search can find a robot the search for any robot does not find)
+    hand = tuple(sorted(hand))
     sales = []
     for buyer_id, reqs, bonus, pay in buyers:
-        found = _cached(tuple(sorted(hand)), torso, reqs, bonus, pay, NODE_LIMIT).assembly
+        # (each buyer's answer is new: a game's buyers and hands rarely meet again, so they are not
+        # cached per buyer; the answers that needed a search are kept for :func:`search`, which bots ask)
+        answer = _answer(hand, torso, reqs, bonus, pay, NODE_LIMIT, buyer_of(reqs, bonus), keep=True)
+        found = answer.assembly
         if found is not None:
             sales.append(SellRobot(buyer_id, found.layout, found.batteries, found.magnets))
     return tuple(sales)
 
 
-@functools.lru_cache(maxsize=4096)
-def _cached(
-    hand: tuple[int, ...], torso: int, reqs: tuple[int, ...], bonuses: tuple[int, ...], pay: int, limit: int
+def _answer(
+    hand: tuple[int, ...],
+    torso: int,
+    reqs: tuple[int, ...],
+    bonuses: tuple[int, ...],
+    pay: int,
+    limit: int,
+    buyer: Buyer,
+    keep: bool = False,
 ) -> Answer:
-    buyer = buyer_of(reqs, bonuses)
-    if torso < 0 or not may_end(hand, torso, buyer) or hopeless(hand, buyer) or too_small(hand, torso, buyer):
-        return Answer(None, True)
-    run = Search(hand, torso, [REQUIREMENTS[r] for r in reqs], [BONUS_TILES[b] for b in bonuses], pay, limit)
-    found = run.run()
-    return Answer(found, run.nodes <= limit)
+    """The answer for one buyer (``buyer``: :func:`.buyers.buyer_of` ``reqs`` and ``bonuses``): the quick
+    refusals, then the search; with ``keep``, a searched answer is kept for :func:`search`."""
+    if torso < 0 or refused(hand, torso, buyer):  # (not may_end, or hopeless, or too_small)
+        return _REFUSED
+    bonus_tiles = [BONUS_TILES[b] for b in bonuses]
+    run = Search(hand, torso, [REQUIREMENTS[r] for r in reqs], bonus_tiles, pay, limit, buyer)
+    found = run.explore()  # (hopeless is told above, not again)
+    answer = Answer(found, run.nodes <= limit)
+    if keep:
+        _keep((hand, torso, reqs, bonuses, pay, limit), answer)
+    return answer
+
+
+_REFUSED = Answer(None, True)
+
+#: Searched answers by (sorted hand, torso, requirement ints, bonus tile ints, pay, limit), for :func:`search`
+#: (bounded: emptied when full).
+_SEARCHED: dict[tuple[object, ...], Answer] = {}
+_SEARCHED_MAX = 4096
+
+
+def _keep(key: tuple[object, ...], answer: Answer) -> None:
+    if len(_SEARCHED) >= _SEARCHED_MAX:
+        _SEARCHED.clear()
+    _SEARCHED[key] = answer

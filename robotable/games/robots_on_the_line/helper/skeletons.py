@@ -8,7 +8,7 @@ import operator
 
 from ..components import PARTS, PINK_PAIR, STEP, TORSOS, BonusTile, Requirement, opposite
 from .build import Assembly, build
-from .buyers import buyer_of
+from .buyers import Buyer, buyer_of
 from .ends import Ends, Stop
 from .refusals import hopeless
 from .tiles import Cell, Sig, Slot, around, facing, signatures
@@ -28,14 +28,17 @@ class Search:
         bonuses: list[BonusTile],
         pay: int,
         limit: int,
+        buyer: Buyer | None = None,
     ) -> None:
+        """``buyer``: :func:`.buyers.buyer_of` the requirements and bonus tiles, if the caller has it."""
         self.hand = hand
         self.torso = TORSOS[torso]
         self.reqs = reqs
         self.bonuses = bonuses
         self.pay = pay
         self.limit = limit
-        buyer = buyer_of(tuple(r.index for r in reqs), tuple(b.index for b in bonuses))
+        if buyer is None:
+            buyer = buyer_of(tuple(r.index for r in reqs), tuple(b.index for b in bonuses))
         self.buyer = buyer
         self.kinds = buyer.kinds
         self.eye_target = buyer.eye_target
@@ -75,8 +78,13 @@ class Search:
         return hopeless(self.hand, self.buyer)
 
     def run(self) -> Assembly | None:
+        """The best robot (None: none found), the hand first refused if hopeless (:func:`.refusals.hopeless`)."""
         if self._hopeless():
             return None
+        return self.explore()
+
+    def explore(self) -> Assembly | None:
+        """:meth:`run` for a hand the caller has already found not hopeless (so it is not told twice)."""
         open_ports = self._torso_ports()
         if open_ports is None:
             return None
