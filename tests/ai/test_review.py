@@ -282,3 +282,16 @@ def test_a_budget_in_seconds_gives_a_long_record_fewer_iterations_the_same_for_e
     assert review_record(record, seats=[1], budget=budget).seat(1).to_json() == every.seat(1).to_json()
     with pytest.raises(BadInput, match="seconds"):
         Budget(seconds=0)
+
+
+def test_a_paired_level_is_costed_for_a_review_by_its_tree(monkeypatch) -> None:
+    """A review searches the tree, so a level whose root is paired (cheaper) gives its tree's cost
+    (``tree_seconds``) for the review's budget; a level without it, its ``seconds``."""
+    from robotable.ai.heuristics import robots_on_the_line as rotl
+
+    hard = rotl.LEVELS["hard"]
+    budget = Budget(iterations=10)
+    per_iteration = 2 * 10 * 100 / hard["iterations"]  # 100 moves, a search and two half searches
+    assert budget.estimate("robots-on-the-line", 100) == pytest.approx(per_iteration * hard["tree_seconds"])
+    monkeypatch.setitem(rotl.LEVELS, "hard", {k: v for k, v in hard.items() if k != "tree_seconds"})
+    assert budget.estimate("robots-on-the-line", 100) == pytest.approx(per_iteration * hard["seconds"])

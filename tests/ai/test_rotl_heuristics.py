@@ -128,6 +128,7 @@ def test_levels_override_every_difficulty():
         "paired",
         "paired_z",
         "paired_gain",
+        "tree_seconds",
     }
     for params in rotl.LEVELS.values():
         assert {"iterations", "seconds", "rollout_depth", "model_opponents"} <= set(params) <= known

@@ -76,9 +76,11 @@ class Budget:
     def estimate(self, game_id: str, moves: int) -> float:
         """What a review of ``moves`` decisions costs in the level's CPU seconds on the reference machine:
         per decision a search and two half searches (twice its iterations) at the level's ``seconds`` for
-        its ``iterations`` (``robotable.ai.ismcts.LEVELS``: what they cost there)."""
+        its ``iterations`` (``robotable.ai.ismcts.LEVELS``: what they cost there), or its ``tree_seconds``
+        where the level's root is a paired comparison (a review searches the tree, which costs more)."""
         params = level_params(game_id, self.level)
-        per_iteration = float(params.get("seconds", SECONDS_HARD)) / int(params["iterations"])
+        seconds = params.get("tree_seconds", params.get("seconds", SECONDS_HARD))
+        per_iteration = float(seconds) / int(params["iterations"])
         return moves * 2 * self.iterations_for(game_id) * per_iteration
 
     def for_record(self, record: Record) -> Budget:
