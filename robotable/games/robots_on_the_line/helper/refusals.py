@@ -179,7 +179,9 @@ def too_small(hand: Sequence[int], torso: int, buyer: Buyer) -> bool:
     >>> hand = tuple(part_index(p) for p in ("head-20", "base-04", "hand-14", "hand-18", "antenna-08"))
     >>> too_small(hand, torso_index("torso-12"), tall_5)  # 4 ports: 2 tiles beside it, 3 for 4 more rows
     True
-    >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), tall_5)
+    >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), tall_5)  # 2 rows between: 2 connectors
+    True
+    >>> too_small((*hand, part_index("extender-01"), part_index("extender-02")), torso_index("torso-12"), tall_5)
     False
     >>> long_3 = buyer_of(tuple(r.index for r in REQUIREMENTS if r.kind == "long_arm")[:1], ())
     >>> too_small((*hand, part_index("extender-01")), torso_index("torso-12"), long_3)  # 3 columns: 2 connectors
