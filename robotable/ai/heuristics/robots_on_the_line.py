@@ -913,17 +913,18 @@ def evaluate(state: State) -> list[float]:
 #: 24, 71.5 and 220.5 iterations for easy's 16, medium's 50 and hard's 60, now that the heuristic counts
 #: a hand's potential once (and hard's paired root is cheaper than the tree it was timed with); each
 #: ``seconds`` is now the old one times iterations over iterations bought (they buy 15, 47 and 56.5 in
-#: the same command). Hard with 240 iterations was
+#: the same command); at 4 players a decision costs more (they bought 13, 34 and 42 there), so each
+#: is now what its iterations cost at 4 players, the dearer count. Hard with 240 iterations was
 #: no stronger on the same deals: 13 of 19 against 16.5 of 19 with 60 at 2 players (seed 3120610), 7 of
 #: 24 seats against 10 of 24 at 4 players against three heuristics (seed 3120611). ``tree_seconds`` is
 #: what hard's iterations cost in the tree search a review runs (0.178 s median over 60 decisions, seed
 #: 5, beside the test suite; the paired root is cheaper), for the review's budget.
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 16, "seconds": 0.0067, "rollout_depth": 4, "model_opponents": 0.5},
-    "medium": {"iterations": 50, "seconds": 0.028, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
+    "easy": {"iterations": 16, "seconds": 0.0082, "rollout_depth": 4, "model_opponents": 0.5},
+    "medium": {"iterations": 50, "seconds": 0.041, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
     "hard": {
         "iterations": 60,
-        "seconds": 0.087,
+        "seconds": 0.124,
         "tree_seconds": 0.18,
         "rollout_depth": 10,
         "model_opponents": 0.7,

@@ -372,13 +372,16 @@ def evaluate(state: State) -> list[float]:
 #: cost here in CPU time, so a level playing by time (people's tables) is the level the ladder measured
 #: by iterations: first set from wall time at load 9 (easy 4 ms, medium 10 ms), those seconds bought 26,
 #: 46 and 665.5 iterations for easy's 4, medium's 15 and hard's 500 (``benchmarks/level_iterations.py
-#: --game tf22-reload --decisions 100``, 2026-12-06, 2 players, seed 5); now set to buy 5, 14 and 523.5.
+#: --game tf22-reload --decisions 100``, 2026-12-06, 2 players, seed 5). A decision costs more at 4
+#: players (0.15 s bought hard 277 iterations there), so each is now what its iterations cost at the
+#: dearer count (``--players 4``): a level at a live table is never weaker than the level measured, and
+#: at 2 players it may think a little longer.
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 4, "seconds": 0.0004, "rollout_depth": 4, "model_opponents": 0.0},
+    "easy": {"iterations": 4, "seconds": 0.00053, "rollout_depth": 4, "model_opponents": 0.0},
     "medium": {"iterations": 15, "seconds": 0.0022, "rollout_depth": 8, "model_opponents": 0.0},
     "hard": {
         "iterations": 500,
-        "seconds": 0.15,
+        "seconds": 0.27,
         "rollout_depth": 16,
         "model_opponents": 0.7,
         "guide_bias": 1.0,

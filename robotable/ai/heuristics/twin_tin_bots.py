@@ -1153,13 +1153,15 @@ def evaluate(state: State, scale: float = 2.0, race: float = 0.0) -> list[float]
 #: what they did. Spending the time saved on 500 iterations did not make hard stronger against the
 #: heuristic (9 of 15 games). ``benchmarks/level_iterations.py --game twin-tin-bots --decisions 100``
 #: (2026-12-06, 2 players, seed 5): the seconds bought 52.5, 117 and 311.5 iterations for easy's 40,
-#: medium's 120 and hard's 300, so easy's seconds are now 0.02 times 40 over 52.5 (they buy 44.5).
+#: medium's 120 and hard's 300, but at 4 players (``--players 4``) 0.015, 0.08 and 0.22 s bought 36, 94
+#: and 116.5: so each ``seconds`` is now what its iterations cost at 4 players, the dearer count (a level
+#: at a live table is never weaker than the level measured; at 2 players it thinks longer).
 LEVELS: dict[str, dict[str, float]] = {
-    "easy": {"iterations": 40, "seconds": 0.015, "rollout_depth": 2, "model_opponents": 0.5},
-    "medium": {"iterations": 120, "seconds": 0.08, "rollout_depth": 2, "model_opponents": 0.5},
+    "easy": {"iterations": 40, "seconds": 0.017, "rollout_depth": 2, "model_opponents": 0.5},
+    "medium": {"iterations": 120, "seconds": 0.1, "rollout_depth": 2, "model_opponents": 0.5},
     "hard": {
         "iterations": 300,
-        "seconds": 0.22,
+        "seconds": 0.46,
         "rollout_depth": 4,
         "model_opponents": 0.7,
         "root_width": 6,
