@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 #: A payoff function: every player's payoff for a profile of action indices.
 Payoffs = Callable[[tuple[int, ...]], Sequence[float]]
@@ -38,21 +39,18 @@ def solve(sizes: Sequence[int], payoff: Payoffs, iterations: int = 200, floor: f
         raise ValueError(f"every player needs at least one action, got sizes {list(sizes)}")
     payoffs = {profile: tuple(payoff(profile)) for profile in itertools.product(*(range(k) for k in sizes))}
     n = len(sizes)
-    alive = undominated(sizes, payoffs)
-    table = [(p, pay) for p, pay in payoffs.items() if all(a in alive[i] for i, a in enumerate(p))]
+    alive = [sorted(a) for a in undominated(sizes, payoffs)]
+    tables = [_Table(payoffs, alive, i) for i in range(n)]
     strategies = [[1.0 / len(alive[i]) if a in alive[i] else 0.0 for a in range(k)] for i, k in enumerate(sizes)]
     regrets = [[0.0] * k for k in sizes]
     sums = [[0.0] * k for k in sizes]
     for t in range(1, iterations + 1):
         for i in range(n):
-            utility = expected(table, strategies, i)
-            mean = sum(p * u for p, u in zip(strategies[i], utility))
+            utility = tables[i].expected(strategies)
+            mean = sum(strategies[i][a] * u for a, u in zip(alive[i], utility))
             r = regrets[i]
-            for a, u in enumerate(utility):
+            for a, u in zip(alive[i], utility):
                 r[a] = max(0.0, r[a] + u - mean)
-            for a in range(sizes[i]):
-                if a not in alive[i]:
-                    r[a] = 0.0
             total = sum(r)
             strategies[i] = (
                 [x / total for x in r]
@@ -63,8 +61,31 @@ def solve(sizes: Sequence[int], payoff: Payoffs, iterations: int = 200, floor: f
             for a, p in enumerate(strategies[i]):
                 s[a] += t * p
     average = [_normalize(s, floor) for s in sums]
-    values = [sum(p * u for p, u in zip(average[i], expected(table, average, i))) for i in range(n)]
+    values = [sum(average[i][a] * u for a, u in zip(alive[i], tables[i].expected(average))) for i in range(n)]
     return Solution(average, values)
+
+
+class _Table:
+    """Player ``i``'s payoffs over the surviving actions, laid out for :meth:`expected`: one row per action
+    of ``i``, over every profile of the others' surviving actions (the last other player's varying
+    fastest)."""
+
+    def __init__(self, payoffs: Mapping[tuple[int, ...], Sequence[float]], alive: list[list[int]], i: int) -> None:
+        self.i = i
+        self.alive = alive
+        self.others = [j for j in range(len(alive)) if j != i]
+        profiles = list(itertools.product(*(alive[j] for j in self.others)))
+        self.rows: list[list[float]] = [[payoffs[(*rest[:i], a, *rest[i:])][i] for rest in profiles] for a in alive[i]]
+
+    def expected(self, strategies: list[list[float]]) -> list[float]:
+        """The expected payoff of each surviving action of player ``i`` (in the order of ``alive[i]``) when
+        the others play ``strategies``: each row against the product of the others' probabilities (the same
+        sums as :func:`expected`, in another order)."""
+        weights = [1.0]
+        for j in self.others:
+            mix = [strategies[j][x] for x in self.alive[j]]
+            weights = [w * p for w in weights for p in mix]
+        return [sum(map(mul, row, weights)) for row in self.rows]
 
 
 def undominated(sizes: Sequence[int], payoffs: Mapping[tuple[int, ...], Sequence[float]]) -> list[set[int]]:
