@@ -917,16 +917,21 @@ def evaluate(state: State) -> list[float]:
 #: is now what its iterations cost at 4 players, the dearer count. Hard with 240 iterations was
 #: no stronger on the same deals: 13 of 19 against 16.5 of 19 with 60 at 2 players (seed 3120610), 7 of
 #: 24 seats against 10 of 24 at 4 players against three heuristics (seed 3120611). ``tree_seconds`` is
-#: what hard's iterations cost in the tree search a review runs (0.178 s median over 60 decisions, seed
-#: 5, beside the test suite; the paired root is cheaper), for the review's budget.
+#: what hard's iterations cost in the tree search a review runs (the paired root is cheaper), for the
+#: review's budget. Hard's rollouts were 10 actions deep, which at 4 players barely reaches the seat's
+#: next turn, so the evaluator's guess of a hand decided; 30 actions play about a round of every seat
+#: with the heuristic (2026-12-06, docs/ai.md "Deeper rollouts for Robots on the Line's hard"): on the
+#: same 12 four-player deals hard won 11 seats against 3.5 with 10 (60 actions: 6.5), at 4 times the CPU.
+#: Its costs at 30 (``level_iterations.py``, seed 5): 0.47 s median for 60 iterations at 4 players, 0.73 s
+#: in the tree at 2 players.
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 16, "seconds": 0.0082, "rollout_depth": 4, "model_opponents": 0.5},
     "medium": {"iterations": 50, "seconds": 0.041, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
     "hard": {
         "iterations": 60,
-        "seconds": 0.124,
-        "tree_seconds": 0.18,
-        "rollout_depth": 10,
+        "seconds": 0.47,
+        "tree_seconds": 0.73,
+        "rollout_depth": 30,
         "model_opponents": 0.7,
         "root_width": 6,
         "guide_bias": 2.0,
