@@ -89,6 +89,35 @@ def test_level_screen_plays_the_changed_level_and_prints_its_wins():
     assert bad.returncode == 2 and "expected key=value, got 'iterations'" in bad.stderr
 
 
+def test_level_screen_plays_against_a_changed_opponent_level():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "level_screen.py"), "--game", "tf22-reload", "--level", "easy",
+         "--set", "iterations=2", "--opponent", "ismcts:easy", "--opponent-set", "iterations=3", "--games", "2",
+         "--seed", "3"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "tf22-reload ismcts:easy with {'iterations': 2} against easy-variant"
+    assert sum(line.startswith("scores ") for line in lines) == 2
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "level_screen.py"), "--game", "tf22-reload", "--opponent-set",
+         "iterations=3"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert bad.returncode != 0 and "--opponent-set needs an ismcts:LEVEL opponent" in bad.stderr
+
+
+def test_tf22_variants_prints_the_variants_wins():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "tf22_variants.py"), "--games", "2", "--seed", "3", "--set",
+         "CARD_COST=0.45", "--set", "RSCALE=2"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("{'CARD_COST': 0.45, 'RSCALE': 2.0}, 2 games, seed 3, 2 players: variant won ")
+
+
 def test_level_iterations_benchmark_prints_what_each_level_buys():
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "level_iterations.py"), "--game", "tf22-reload", "--level", "easy",

@@ -237,7 +237,11 @@ class ISMCTSAgent(Agent):
         (see :meth:`_paired`): every candidate is played on the same determinizations with the same
         rollout seeds, the weakest are dropped after ``paired`` samples, and the search leaves the
         heuristic's choice only for a candidate whose mean paired gain exceeds ``paired_gain`` and
-        ``paired_z`` standard errors."""
+        ``paired_z`` standard errors.
+
+        A level's ``battle_solve`` > 0 (with ``battle_depth`` and ``battle_respond``), in a game whose
+        heuristics module has ``battle_solve`` (TF22), hands each decision to that solver first; where it
+        answers ``None`` (a load, or a table it does not solve) the search decides."""
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -260,6 +264,10 @@ class ISMCTSAgent(Agent):
         self.paired = paired
         self.paired_z = paired_z
         self.paired_gain = paired_gain
+        #: ``battle_solve`` > 0 (a level's, for a game whose heuristics module has ``battle_solve``): a
+        #: simultaneous battle is decided by that solver with so many samples instead of the tree.
+        self.battle_samples, self.battle_depth, self.battle_respond = 0, -1, False
+        self.solver: Callable[..., Action | None] | None = None
         #: A level's keywords for the game's evaluator: its ``evaluate_<name>`` parameters, passed as
         #: ``evaluate(state, <name>=...)`` (``evaluate_scale``: how many points make a clear edge).
         self.evaluate_params: dict[str, float] = {}
@@ -316,6 +324,9 @@ class ISMCTSAgent(Agent):
         self.paired = int(params.get("paired", 0))
         self.paired_z = params.get("paired_z", 2.0)
         self.paired_gain = params.get("paired_gain", 0.0)
+        self.battle_samples = int(params.get("battle_solve", 0))
+        self.battle_depth = int(params.get("battle_depth", -1))
+        self.battle_respond = bool(params.get("battle_respond", 0))
         self.evaluate_params = {
             key.removeprefix("evaluate_"): float(value) for key, value in params.items() if key.startswith("evaluate_")
         }
@@ -342,6 +353,7 @@ class ISMCTSAgent(Agent):
         self.model = getattr(module, "model", None) if self.model_opponents > 0 or self.model_rollouts > 0 else None
         self.guide = getattr(module, "choose", None)
         self.prune = getattr(module, "prune", None)
+        self.solver = getattr(module, "battle_solve", None) if self.battle_samples > 0 else None
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
@@ -351,6 +363,20 @@ class ISMCTSAgent(Agent):
         cpu_start, wall_start = cpu(), wall()
         self._bind(decision.game)
         walls = [w for w in (self.max_wall, self.wall_cap) if w is not None]
+        if self.solver is not None:
+            cap = wall_start + min(walls) if walls else math.inf
+            stop = (lambda: wall() >= cap) if walls else None
+            solved = self.solver(
+                decision, self.rng, self.battle_samples, self.battle_depth, self.battle_respond, stop=stop
+            )
+            if solved is not None:
+                self.last_search = {
+                    "iterations": self.battle_samples,
+                    "cpu": cpu() - cpu_start,
+                    "wall": wall() - wall_start,
+                    "stopped_by": "solved",
+                }
+                return solved
         cpu_deadline = cpu_start + self.seconds if self.seconds is not None else math.inf
         wall_deadline = wall_start + min(walls) if walls else math.inf
         self._wall_deadline = wall_deadline

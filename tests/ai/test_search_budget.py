@@ -87,7 +87,9 @@ def test_the_wall_cap_stops_a_search_whose_cpu_budget_is_not_spent():
     assert agent.last_search["iterations"] < 1.5 * 16  # every iteration took at least one action's time
 
 
-def test_a_callers_wall_cap_applies_over_the_levels_own():
+def test_a_callers_wall_cap_applies_over_the_levels_own(monkeypatch):
+    # the search's wall cap: TF22 hard's 2-player battle solver (fixed samples, no clock) is switched off
+    monkeypatch.setitem(heuristics.for_game("tf22-reload").LEVELS["hard"], "battle_solve", 0)
     state, seat = state_and_seat()
     wall = Slow(1 / 64)
     agent = ISMCTSAgent.level("hard", seed=1, budget="time", cpu_clock=Ticking(0.0), wall_clock=wall)

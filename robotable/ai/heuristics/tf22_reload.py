@@ -1,28 +1,38 @@
 """TF22: RELOAD! knowledge for agents.
 
-The heuristic agent values the battle it is offered, then spends cards in proportion:
+Hands are public in TF22, so the heuristic agent solves each battle as a matrix game over what every seat
+can play, and bids from its own seat's mix:
 
-- **Value of a battle** = how much my projected score rises if I win it (the two container cards in my CC
-  pile, the activated container loaded where it helps most, majorities recomputed) plus half of what the
-  best-placed opponent would gain, since a battle I lose is won by someone else.
-- **Bidding.** Everyone's hand is public. For each card in hand: the chance it wins and the chance it
-  ties if every opponent played any of its cards (or R) at random, then the expected gain = win chance x
-  battle value + tie chance x a chipcard's worth - what the card is worth for later battles (0.3 points
-  per face value). R to take the discards back scores what it returns (more when the hand is nearly
-  empty); R d (three chipcards) scores the rise of my projected score less the chipcards' worth. The
-  best choice is played, after up to 1.5 points of noise: it keeps two copies of this agent from
-  mirroring each other's bids (which would tie every battle).
-- **Loading.** Load where the projected score is highest, keeping yellow-based stacks growing toward the
-  four-colour bonus; reload (the bluff) only when it builds a better stack; return only when nothing helps.
+- **The battle game** (:func:`battle_game`). Each seat's options are the numbers still in its hand and R.
+  A seat's result of a profile of options, the battle resolved by the rules (``rules.battle``): the rise
+  of its projected score if it wins (the two container cards in its CC pile, the activated container
+  loaded where it helps most, majorities recomputed, stacks that can still become four-colour stacks;
+  :func:`_gain_if_won`), a chipcard's worth (``CHIP_VALUE``) if it ties, less what the card played is
+  worth for later battles (:func:`card_cost`: ``CARD_COST`` points per face value, less when fewer battles
+  remain than cards in hand, nothing at the last battle); R's option is worth its best use
+  (:func:`r_option`: the discards back, worth more the emptier the hand, or the best buy less three
+  chipcards). A seat's payoff is its own result less the others' (shared among them at 3-4 players): at
+  2 players the game is zero-sum in the score difference.
+- **Solving and bidding** (:func:`battle_solution`). Strictly dominated options are removed, the rest is
+  solved by regret matching+ (:mod:`robotable.ai.regret`) for every seat at once, remembered per public
+  position (every seat, and every sample of a search, shares one solve); the bid is drawn from the seat's
+  mix, so it is neither predictable nor exploitable within that game.
+- **Loading** (:func:`choose_load`). Load where the projected score and stack structure are best, keeping
+  yellow-based stacks growing toward the four-colour bonus; reload (the bluff) only when it builds a
+  better stack; return only when nothing helps.
 
-``rollout`` is a cheaper policy for search (bid high on good battles, dump low cards on poor ones) and
-``evaluate`` turns projected totals into expected rewards.
+For search: ``model`` is the heuristic read off a (determinized) state (search's opponent model),
+``rollout`` a cheaper policy (high cards on valuable battles, low ones otherwise), ``evaluate`` turns
+projected totals into expected rewards. :func:`battle_solve` solves a battle on continuation values
+instead of the hand-written payoffs (a level's ``battle_solve``; see docs/ai.md, "TF22: battles solved on
+continuation values").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from robotable.core import Action, Rng, State
@@ -36,6 +46,7 @@ from robotable.games.tf22_reload.components import (
     ROUNDS,
     card,
 )
+from robotable.games.tf22_reload.phases import LOAD, OVER
 from robotable.games.tf22_reload.rules import battle, bonus, load_slots, score_round
 from robotable.games.tf22_reload.state import Tf22State
 
@@ -376,6 +387,14 @@ def evaluate(state: State) -> list[float]:
 #: players (0.15 s bought hard 277 iterations there), so each is now what its iterations cost at the
 #: dearer count (``--players 4``): a level at a live table is never weaker than the level measured, and
 #: at 2 players it may think a little longer.
+#:
+#: Since 2026-12-06 hard bids at 2 players by :func:`battle_solve` (``battle_solve`` 4 samples,
+#: ``battle_depth`` 0: the two-battle horizon, ``battle_respond`` 1: the best reply to the heuristic's
+#: mix), its loads still by search; at 3-4 players (where the horizon is not offered) it searches as
+#: before. Its 2-player battle decision costs a median 0.13 CPU s (at most about 0.4 s, full hands), near
+#: the 0.27 s its search is given; a time budget does not cut the solver short (its samples are fixed),
+#: the wall cap does (the decision goes back to search).
+#: See docs/ai.md, "TF22: battles solved on continuation values".
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 4, "seconds": 0.00053, "rollout_depth": 4, "model_opponents": 0.0},
     "medium": {"iterations": 15, "seconds": 0.0022, "rollout_depth": 8, "model_opponents": 0.0},
@@ -385,5 +404,216 @@ LEVELS: dict[str, dict[str, float]] = {
         "rollout_depth": 16,
         "model_opponents": 0.7,
         "guide_bias": 1.0,
+        "battle_solve": 4,
+        "battle_depth": 0,
+        "battle_respond": 1,
     },
 }
+
+
+def _continue(state: Tf22State, rng: Rng, depth: int) -> Tf22State:
+    """Play ``state`` on for ``depth`` actions (to the end if negative): the battle just fought's load
+    as the heuristic loads, then everything by the cheap :func:`rollout` policy."""
+    first = True
+    while state.phase != OVER and depth != 0:
+        depth -= 1
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            action = legal[0]
+        elif state.phase == LOAD and first:
+            table = Table.from_state(state, seat)
+            table.ships = [[st[:] for st in ship] for ship in table.ships]
+            action = choose_load(table, legal)
+        else:
+            action = rollout(state, seat, legal, rng)
+        first = first and state.phase == LOAD
+        state.apply_legal(seat, action)
+    return state
+
+
+def _margin(state: Tf22State, seat: int) -> float:
+    """``seat``'s total less the mean of the others': final scores, or projected ones before the end."""
+    if state.phase == OVER:
+        totals: list[float] = [float(sum(s)) for s in state.scores]
+    else:
+        totals = projected(Table.from_state(state, 0))
+    others = [t for s, t in enumerate(totals) if s != seat]
+    return totals[seat] - sum(others) / len(others)
+
+
+#: Regret-matching iterations for the next battle's game in a two-battle horizon (:func:`battle_solve`;
+#: fewer for the larger games of 3-4 players).
+NEXT_ITERATIONS = 40
+
+
+def _next_battle_value(state: Tf22State, seat: int) -> float:
+    """``seat``'s worth of a position between battles as the heuristic reads it: its projected margin,
+    stacks, chipcards, and its value of the next battle's matrix game (:func:`battle_game`), solved."""
+    if state.phase == OVER:
+        return _margin(state, seat)
+    table = Table.from_state(state, seat)
+    table.ships = [[st[:] for st in ship] for ship in table.ships]
+    totals = projected(table)
+    n = len(totals)
+    own = [totals[s] + _structure(table.ships[s]) + CHIP_VALUE * table.chips[s] for s in range(n)]
+    margin = own[seat] - (sum(own) - own[seat]) / (n - 1)
+    options, _, payoff = battle_game(table)
+    sizes = [len(o) for o in options]
+    solved = regret.solve(sizes, payoff, max(2, min(NEXT_ITERATIONS, SOLVE_WORK // 10 // math.prod(sizes))))
+    return margin + solved.values[seat]
+
+
+class _OutOfTime(Exception):
+    """The caller's ``stop`` said the decision's time is up."""
+
+
+@dataclass
+class _Cells:
+    """A battle position prepared for :func:`battle_solve`: the seat's table, every seat's options (R's use
+    as the heuristic would choose it) and the sampled determinizations with their rollout seeds."""
+
+    me: int
+    table: Table
+    options: list[list[int]]
+    r_actions: list[Action]
+    takeback: list[float]
+    states: list[tuple[Tf22State, int]]
+    depth: int
+    stop: Callable[[], bool] | None = None
+
+    def act(self, seat: int, option: int) -> Action:
+        """The action behind ``seat``'s ``option``."""
+        return self.r_actions[seat] if option == R else PlayCard(option)
+
+    def spent(self, seat: int, option: int) -> float:
+        """What ``option`` costs ``seat`` as the heuristic counts it (R's takeback: what it is worth)."""
+        return self.takeback[seat] if option == R else -card_cost(self.table, seat, option)
+
+    def value(self, bids: dict[int, int | Action]) -> float:
+        """The seat's mean value over the samples of the profile ``bids`` (an option, or the action itself
+        for a seat whose bid was drawn from its mix)."""
+        me, total = self.me, 0.0
+        for state, seed in self.states:
+            if self.stop is not None and self.stop():
+                raise _OutOfTime
+            trial = state.clone()
+            for seat, bid in bids.items():
+                action = bid if isinstance(bid, Action) else self.act(seat, bid)
+                trial.apply_legal(seat, action if trial.is_legal(seat, action) else trial.legal_actions(seat)[0])
+            if self.depth:
+                total += _margin(_continue(trial, Rng(seed), self.depth), me)
+                continue
+            _continue(trial, Rng(seed), 1 if trial.phase == LOAD else 0)
+            own = {s: self.spent(s, _option(b)) for s, b in bids.items()}
+            others = [v for s, v in own.items() if s != me]
+            total += _next_battle_value(trial, me) + own[me] - sum(others) / max(1, len(others))
+        return total / len(self.states)
+
+
+def _option(bid: int | Action) -> int:
+    """The battle-game option of a bid (a number, or ``R``)."""
+    if isinstance(bid, int):
+        return bid
+    return bid.value if isinstance(bid, PlayCard) else R
+
+
+def _pick(options: list[int], mix: Sequence[float], rng: Rng) -> int:
+    """An option drawn from ``mix``."""
+    x = rng.random()
+    for option, p in zip(options, mix):
+        if x < p:
+            return option
+        x -= p
+    return options[-1]
+
+
+def battle_solve(
+    decision: Decision,
+    rng: Rng,
+    samples: int,
+    depth: int = -1,
+    respond: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> Action | None:
+    """A battle bid from the battle solved on *continuation values* (``None`` at a load: search decides).
+
+    The heuristic's matrix game (:func:`battle_game`) values a battle with hand-written payoffs over one
+    battle; here each profile of bids is instead valued by what follows it. ``samples`` determinizations
+    are drawn from the seat's view (the container stack shuffled; nothing hidden is read) and each
+    profile is played on every one of them with the same rollout seed (common random numbers, so the
+    differences between profiles are not drowned by the deal). The profile's value is then either
+    (``depth`` != 0) the seat's margin over the others (:func:`_margin`) after the game is played on
+    (:func:`_continue`) for ``depth`` actions or to the end (``depth`` < 0), or (``depth`` 0: a two-battle
+    horizon) the position after this battle and its load read by :func:`_next_battle_value`, less what
+    the bids cost as the heuristic counts it (:func:`card_cost`; R's takeback at :func:`r_option`'s worth).
+
+    At 2 players the matrix of every pair of options (each seat's numbers and R, R's use as the heuristic
+    would choose it) is a zero-sum game in that value, solved by regret matching+; the seat plays a bid
+    drawn from its equilibrium mix, or with ``respond`` its best reply to the heuristic's solved mix.
+    At 3-4 players the others' bids are drawn from their heuristic mix (the same draws for each of the
+    seat's options) and the seat plays its option with the best mean value; the two-battle horizon is
+    not offered there (``None``: search decides), its next battle's game being too large to solve for
+    every sample and profile within a decision's budget. ``stop`` (checked before each profile's sample:
+    a wall-clock cap) gives up with ``None`` once it answers true.
+    """
+    me = decision.seat
+    if decision.view["phase"] != "choose":
+        return None
+    table = Table.from_view(decision.view, me)
+    table.ships = [[st[:] for st in ship] for ship in table.ships]
+    options, r_actions, _ = battle_game(table)
+    n = len(options)
+    if n > 2 and not depth:  # the next battle's game, solved per sample and profile, is too large at 3-4
+        return None
+    takeback = [r_option(table, s)[0] if isinstance(r_actions[s], RTakeBack) else 0.0 for s in range(n)]
+    cells = _Cells(me, table, options, r_actions, takeback, [], depth, stop)
+    mine = [o for o in options[me] if cells.act(me, o) in decision.legal]
+    if len(mine) <= 1:
+        return cells.act(me, mine[0]) if mine else None
+    if stop is not None and stop():  # the time is up before the first sample is drawn
+        return None
+    for _ in range(samples):
+        state = as_tf22(decision.sample(rng))
+        state.reopen_choices(me)
+        cells.states.append((state, rng.next64()))
+    try:
+        return cells.act(me, _bid(cells, mine, rng, respond))
+    except _OutOfTime:
+        return None
+
+
+def _bid(cells: _Cells, mine: list[int], rng: Rng, respond: bool) -> int:
+    """The seat's option on continuation values (see :func:`battle_solve`)."""
+    me, table, n = cells.me, cells.table, len(cells.options)
+    if n == 2:
+        return _bid_two(cells, mine, rng, respond)
+    solution = battle_solution(table)
+    worth = [0.0] * len(mine)
+    for sample in range(len(cells.states)):  # the others' bids drawn from their mix, the same for each of ours
+        draw = Rng(cells.states[sample][1])
+        picks: dict[int, int | Action] = {s: solution.sample(s, draw) for s in range(n) if s != me}
+        one = dataclasses.replace(cells, states=cells.states[sample : sample + 1])
+        for i, a in enumerate(mine):
+            worth[i] += one.value({me: a, **picks})
+    return mine[max(range(len(mine)), key=worth.__getitem__)]
+
+
+def _bid_two(cells: _Cells, mine: list[int], rng: Rng, respond: bool) -> int:
+    """At 2 players: the zero-sum matrix game of every pair of options, on continuation values; an option
+    drawn from the seat's equilibrium mix, or with ``respond`` the best reply to the heuristic's mix."""
+    me = cells.me
+    other = 1 - me
+    theirs = cells.options[other]
+    value = {(i, j): cells.value({me: a, other: b}) for i, a in enumerate(mine) for j, b in enumerate(theirs)}
+    if respond:
+        mix = dict(zip(theirs, battle_solution(cells.table).mix[other]))
+        worth = [sum(mix.get(b, 0.0) * value[(i, j)] for j, b in enumerate(theirs)) for i in range(len(mine))]
+        return mine[max(range(len(mine)), key=worth.__getitem__)]
+
+    def payoff(profile: tuple[int, ...]) -> list[float]:
+        v = value[(profile[0], profile[1])]
+        return [v, -v]
+
+    strategy = regret.solve([len(mine), len(theirs)], payoff, SOLVE_ITERATIONS).strategies[0]
+    return _pick(mine, strategy, rng)
