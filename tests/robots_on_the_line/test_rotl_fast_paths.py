@@ -291,6 +291,9 @@ def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
         for q in range(players):
             for offer in trade.offer_actions(state, q):
                 assert trade._one_for_one(state, q, offer) == trade.parse_offer(state, q, offer)
+                # (a listed offer's parts come from a table by its id; an equal copy is parsed from its names)
+                copy = Offer(offer.to, offer.give, offer.take, offer.give_money, offer.take_money)
+                assert trade._one_for_one(state, q, copy) == trade.parse_offer(state, q, offer)
         for q in range(players):  # a listed offer's event is the open offer's JSON (written out for one-for-one)
             for offer in trade.offer_actions(state, q)[:3]:
                 events = []
