@@ -186,16 +186,17 @@ def _offers_for(q: int, give: int) -> tuple[Offer, ...]:
     """Offers to ``q`` of ``give`` for each part (indexed by the part asked for), built on first use."""
     row = _ROWS[q][give] = tuple(Offer(q, (pid(give),), (part.id,), 0, 0) for part in PARTS)
     for part, offer in zip(PARTS, row):
-        _CANONICAL[id(offer)] = _ONE[give], _ONE[part.index]
+        _CANONICAL[id(offer)] = (q, _ONE[give], _ONE[part.index], PARTS[give].id, part.id)
     return row
 
 
 _ONE = [(part.index,) for part in PARTS]  # (each part as a side of an open offer, shared)
 
 
-#: The parts given and taken of each canonical offer in ``_ROWS``, by the offer's ``id`` (those offers are
-#: kept for good, so no other object ever has their ``id``).
-_CANONICAL: dict[int, tuple[tuple[int], tuple[int]]] = {}
+#: Each canonical offer in ``_ROWS`` by its ``id`` (those offers are kept for good, so no other object ever
+#: has their ``id``): the seat it is made to, the parts given and taken as an open offer holds them, and
+#: their ids.
+_CANONICAL: dict[int, tuple[int, tuple[int], tuple[int], str, str]] = {}
 
 
 def _bad_money(s: RotlState, p: int, a: Offer) -> str | None:
@@ -314,6 +315,26 @@ def _number(s: RotlState) -> int:
 
 
 def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
+    canonical = _CANONICAL.get(id(a))
+    if canonical is not None:  # (a listed offer of one part for one part: all of it known from the table)
+        to, give, take, shown_give, shown_take = canonical
+        offer = _open_offer((_number(s), p, to, give, NO_TORSO, take, NO_TORSO, 0, 0))
+        s.next_offer = offer[0] + 1
+        s.offers = [*s.offers, offer]
+        s.offered = [*s.offered, (p, to)]
+        if s.secret[p]:  # what is offered is shown
+            s.secret[p] = [x for x in s.secret[p] if x not in give]
+        shown = {
+            "offer": offer[0],
+            "from": p,
+            "to": to,
+            "give": [shown_give],
+            "take": [shown_take],
+            "give_money": 0,
+            "take_money": 0,
+        }
+        events.append(Event("offer", shown))
+        return
     simple = _one_for_one(s, p, a)
     offer = simple or parse_offer(s, p, a)
     assert not isinstance(offer, str)
@@ -340,15 +361,15 @@ def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
 def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
     """:func:`parse_offer` of a checked offer of one part for one part without money (the canonical
     offers): each side is that part and no torso. ``None`` for any other offer."""
-    parts = _CANONICAL.get(id(a))  # (a listed offer: its parts are known)
-    if parts is None:
-        if len(a.give) != 1 or len(a.take) != 1 or a.give_money or a.take_money:
-            return None
-        give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
-        if give < 0 or take < 0:
-            return None
-        parts = (give,), (take,)
-    return _open_offer((_number(s), p, a.to, parts[0], NO_TORSO, parts[1], NO_TORSO, 0, 0))
+    canonical = _CANONICAL.get(id(a))  # (a listed offer: its parts are known)
+    if canonical is not None:
+        return _open_offer((_number(s), p, canonical[0], canonical[1], NO_TORSO, canonical[2], NO_TORSO, 0, 0))
+    if len(a.give) != 1 or len(a.take) != 1 or a.give_money or a.take_money:
+        return None
+    give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
+    if give < 0 or take < 0:
+        return None
+    return _open_offer((_number(s), p, a.to, (give,), NO_TORSO, (take,), NO_TORSO, 0, 0))
 
 
 #: ``OpenOffer(*fields)`` from a tuple of its fields, in one call to C (what a named tuple's ``__new__`` does).
