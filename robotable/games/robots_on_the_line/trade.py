@@ -318,14 +318,14 @@ def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
     canonical = _CANONICAL.get(id(a))
     if canonical is not None:  # (a listed offer of one part for one part: all of it known from the table)
         to, give, take, shown_give, shown_take = canonical
-        offer = _open_offer((_number(s), p, to, give, NO_TORSO, take, NO_TORSO, 0, 0))
-        s.next_offer = offer[0] + 1
-        s.offers = [*s.offers, offer]
+        made = _open_offer((_number(s), p, to, give, NO_TORSO, take, NO_TORSO, 0, 0))
+        s.next_offer = made[0] + 1
+        s.offers = [*s.offers, made]
         s.offered = [*s.offered, (p, to)]
         if s.secret[p]:  # what is offered is shown
             s.secret[p] = [x for x in s.secret[p] if x not in give]
         shown = {
-            "offer": offer[0],
+            "offer": made[0],
             "from": p,
             "to": to,
             "give": [shown_give],
