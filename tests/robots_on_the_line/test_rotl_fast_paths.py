@@ -291,13 +291,22 @@ def test_the_listing_shortcuts_equal_the_rules_written_out(seed, players):
         for q in range(players):
             for offer in trade.offer_actions(state, q):
                 assert trade._one_for_one(state, q, offer) == trade.parse_offer(state, q, offer)
+                # (a listed offer's parts come from a table by its id; an equal copy is parsed from its names)
+                copy = Offer(offer.to, offer.give, offer.take, offer.give_money, offer.take_money)
+                assert trade._one_for_one(state, q, copy) == trade.parse_offer(state, q, offer)
         for q in range(players):  # a listed offer's event is the open offer's JSON (written out for one-for-one)
             for offer in trade.offer_actions(state, q)[:3]:
-                events = []
-                trade.apply_offer(state.clone(), q, offer, events)
-                assert [e.to_json() for e in events] == [
-                    {"type": "offer", **trade.parse_offer(state, q, offer).to_json()}
-                ]
+                copy = Offer(offer.to, offer.give, offer.take, offer.give_money, offer.take_money)
+                for made in (offer, copy):  # (the listed offer from its table by id, an equal copy by its names)
+                    events = []
+                    after = state.clone()
+                    trade.apply_offer(after, q, made, events)
+                    assert [e.to_json() for e in events] == [
+                        {"type": "offer", **trade.parse_offer(state, q, offer).to_json()}
+                    ]
+                    assert after.offers == [*state.offers, trade.parse_offer(state, q, offer)]
+                    assert after.offered == [*state.offered, (q, offer.to)]
+                    assert after.secret[q] == [x for x in state.secret[q] if pid(x) not in offer.give]
         state.apply(seat, action)
 
 

@@ -79,20 +79,22 @@ def two_torsos(holds_giver: int, holds_taker: int, give_torso: int, take_torso: 
 
 def feasible(s: RotlState, o: OpenOffer) -> bool:
     """Whether an open offer can still be carried out (the parts, torsos and money are all there)."""
-    hand_f, hand_t = s.hands[o.giver], s.hands[o.taker]
-    for x in o.give:  # (loops: any() over a generator is slower, and this runs after most actions)
+    _, giver, taker, give, give_torso, take, take_torso, give_money, take_money = o  # (read once)
+    hand_f, hand_t = s.hands[giver], s.hands[taker]
+    for x in give:  # (loops: any() over a generator is slower, and this runs after most actions)
         if x not in hand_f:
             return False
-    for x in o.take:
+    for x in take:
         if x not in hand_t:
             return False
-    if o.give_torso >= 0 and s.torso[o.giver] != o.give_torso:
+    torso = s.torso
+    if give_torso >= 0 and torso[giver] != give_torso:
         return False
-    if o.take_torso >= 0 and s.torso[o.taker] != o.take_torso:
+    if take_torso >= 0 and torso[taker] != take_torso:
         return False
-    if s.money[o.giver] < o.give_money or s.money[o.taker] < o.take_money:
+    if s.money[giver] < give_money or s.money[taker] < take_money:
         return False
-    return two_torsos(s.torso[o.giver], s.torso[o.taker], o.give_torso, o.take_torso) is None
+    return two_torsos(torso[giver], torso[taker], give_torso, take_torso) is None
 
 
 # -- 4. trade with another player ---------------------------------------------------------------------------
@@ -185,7 +187,18 @@ _ROWS: list[list[tuple[Offer, ...] | None]] = [[None] * len(PARTS) for _ in rang
 def _offers_for(q: int, give: int) -> tuple[Offer, ...]:
     """Offers to ``q`` of ``give`` for each part (indexed by the part asked for), built on first use."""
     row = _ROWS[q][give] = tuple(Offer(q, (pid(give),), (part.id,), 0, 0) for part in PARTS)
+    for part, offer in zip(PARTS, row):
+        _CANONICAL[id(offer)] = (q, _ONE[give], _ONE[part.index], PARTS[give].id, part.id)
     return row
+
+
+_ONE = [(part.index,) for part in PARTS]  # (each part as a side of an open offer, shared)
+
+
+#: Each canonical offer in ``_ROWS`` by its ``id`` (those offers are kept for good, so no other object ever
+#: has their ``id``): the seat it is made to, the parts given and taken as an open offer holds them, and
+#: their ids.
+_CANONICAL: dict[int, tuple[int, tuple[int], tuple[int], str, str]] = {}
 
 
 def _bad_money(s: RotlState, p: int, a: Offer) -> str | None:
@@ -304,6 +317,26 @@ def _number(s: RotlState) -> int:
 
 
 def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
+    canonical = _CANONICAL.get(id(a))
+    if canonical is not None:  # (a listed offer of one part for one part: all of it known from the table)
+        to, give, take, shown_give, shown_take = canonical
+        made = _open_offer((_number(s), p, to, give, NO_TORSO, take, NO_TORSO, 0, 0))
+        s.next_offer = made[0] + 1
+        s.offers = [*s.offers, made]
+        s.offered = [*s.offered, (p, to)]
+        if s.secret[p]:  # what is offered is shown
+            s.secret[p] = [x for x in s.secret[p] if x not in give]
+        shown = {
+            "offer": made[0],
+            "from": p,
+            "to": to,
+            "give": [shown_give],
+            "take": [shown_take],
+            "give_money": 0,
+            "take_money": 0,
+        }
+        events.append(Event("offer", shown))
+        return
     simple = _one_for_one(s, p, a)
     offer = simple or parse_offer(s, p, a)
     assert not isinstance(offer, str)
@@ -330,6 +363,9 @@ def apply_offer(s: RotlState, p: int, a: Offer, events: list[Event]) -> None:
 def _one_for_one(s: RotlState, p: int, a: Offer) -> OpenOffer | None:
     """:func:`parse_offer` of a checked offer of one part for one part without money (the canonical
     offers): each side is that part and no torso. ``None`` for any other offer."""
+    canonical = _CANONICAL.get(id(a))  # (a listed offer: its parts are known)
+    if canonical is not None:
+        return _open_offer((_number(s), p, canonical[0], canonical[1], NO_TORSO, canonical[2], NO_TORSO, 0, 0))
     if len(a.give) != 1 or len(a.take) != 1 or a.give_money or a.take_money:
         return None
     give, take = PART_IDS.get(a.give[0], -1), PART_IDS.get(a.take[0], -1)
@@ -376,23 +412,25 @@ def check_answer(s: RotlState, p: int, a: Accept | Decline) -> str | None:
 
 
 def apply_accept(s: RotlState, p: int, a: Accept, events: list[Event]) -> None:
-    o = open_offer(s, a.offer)
+    number = a.offer
+    o = open_offer(s, number)
     assert o is not None
-    s.offers = [x for x in s.offers if x.number != a.offer]
-    s.remove_from_hand(o.giver, o.give)
-    s.remove_from_hand(o.taker, o.take)
-    s.add_to_hand(o.taker, list(o.give))
-    s.add_to_hand(o.giver, list(o.take))
-    if o.give_torso >= 0:
-        s.torso[o.giver] = NO_TORSO
-    if o.take_torso >= 0:
-        s.torso[o.taker] = NO_TORSO
-    if o.give_torso >= 0:
-        s.torso[o.taker] = o.give_torso
-    if o.take_torso >= 0:
-        s.torso[o.giver] = o.take_torso
-    s.money[o.giver] += o.take_money - o.give_money
-    s.money[o.taker] += o.give_money - o.take_money
+    _, giver, taker, give, give_torso, take, take_torso, give_money, take_money = o  # (read once)
+    s.offers = [x for x in s.offers if x[0] != number]  # (x.number: indexing is faster)
+    s.remove_from_hand(giver, give)
+    s.remove_from_hand(taker, take)
+    s.add_to_hand(taker, list(give))
+    s.add_to_hand(giver, list(take))
+    if give_torso >= 0:
+        s.torso[giver] = NO_TORSO
+    if take_torso >= 0:
+        s.torso[taker] = NO_TORSO
+    if give_torso >= 0:
+        s.torso[taker] = give_torso
+    if take_torso >= 0:
+        s.torso[giver] = take_torso
+    s.money[giver] += take_money - give_money
+    s.money[taker] += give_money - take_money
     events.append(Event("accepted", o.to_json()))
 
 

@@ -13,6 +13,8 @@ from .ends import Ends, Stop
 from .refusals import hopeless
 from .tiles import Cell, Sig, Slot, around, facing, signatures
 
+_OPPOSITE = tuple(opposite(side) for side in range(4))
+
 #: The open ports of a skeleton: (cell, side) -> (pink, arm id).
 OpenPorts = dict[tuple[Cell, int], tuple[bool, int]]
 
@@ -134,13 +136,14 @@ class Search:
             return
         if self.symmetry and self._unmirrorable(open_ports, self.k - used):
             return
-        (cell, side), (pink, arm) = next(reversed(open_ports.items()))
-        target = (cell[0] + STEP[side][0], cell[1] + STEP[side][1])
+        port, (pink, arm) = next(reversed(open_ports.items()))
+        target = facing(port)
+        back = _OPPOSITE[port[1]]
         rest = dict(open_ports)
-        del rest[(cell, side)]
-        self._end_on(target, opposite(side), pink, arm, len(open_ports), rest, used)
+        del rest[port]
+        self._end_on(target, back, pink, arm, len(open_ports), rest, used)
         if used < self.k and target not in self.reserved:
-            self._connect_on(target, opposite(side), arm, rest, used)
+            self._connect_on(target, back, arm, rest, used)
 
     def _end_on(
         self, target: Cell, back: int, pink: bool, arm: int, open_count: int, rest: OpenPorts, used: int
@@ -148,7 +151,8 @@ class Search:
         """Leave a slot on ``target`` for an end, if the cell is free and no other open port faces it."""
         if (
             target not in self.reserved
-            and not self._too_many(open_count, self.k - used)
+            # (not self._too_many(open_count, self.k - used), written out)
+            and len(self.slots) + open_count <= self.ends_total + (self.k - used) * self.max_close
             and target not in map(facing, rest)
             and (not self.symmetry or self._mirror_ok(target, ""))
         ):
@@ -160,6 +164,8 @@ class Search:
 
     def _connect_on(self, target: Cell, back: int, arm: int, rest: OpenPorts, used: int) -> None:
         """Put each connector left that fits on ``target``, its port ``back`` facing the open port."""
+        # (the most open ports that can still be closed with one more connector: see _too_many)
+        most = self.ends_total + (self.k - used - 1) * self.max_close - len(self.slots)
         for sig in self.connectors:
             if not sig.count or (self.symmetry and not self._mirror_ok(target, sig.kind)):
                 continue
@@ -167,7 +173,7 @@ class Search:
                 if back not in ports:
                     continue
                 new_open = self._fit(target, ports, rest, arm)
-                if new_open is None or self._too_many(len(new_open), self.k - used - 1):
+                if new_open is None or len(new_open) > most:
                     continue
                 sig.count -= 1
                 self.occ[target] = ports
@@ -212,12 +218,15 @@ class Search:
 
     def _too_small(self, open_ports: OpenPorts, spare: int) -> bool:
         """Whether no way of ending the open ports with ``spare`` more connectors is tall or wide enough."""
-        cells = [c for c, _, _, _ in self.slots]
-        reach = [(c[0] + STEP[s][0], c[1] + STEP[s][1]) for c, s in open_ports]
+        reach = [*map(facing, open_ports)]
+        slots = self.slots
         for axis, need in ((1, self.tall), (0, self.wide)):
             if need:
-                lo = min([c[axis] for c in cells] + [c[axis] - spare for c in reach])
-                hi = max([c[axis] for c in cells] + [c[axis] + spare for c in reach])
+                ends = [c[axis] for c in reach]
+                lo, hi = min(ends) - spare, max(ends) + spare
+                if slots:
+                    at = [slot[0][axis] for slot in slots]
+                    lo, hi = min(lo, *at), max(hi, *at)
                 if hi - lo + 1 < need:
                     return True
         return False
