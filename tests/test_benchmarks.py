@@ -69,12 +69,16 @@ def test_table_cost_benchmark_prints_each_step_of_a_new_table():
     assert all(float(row.split("web CPU")[1].split()[0]) > 0 for row in rows)
 
 
-def test_level_screen_plays_the_changed_level_and_prints_its_wins():
+def level_screen(*args: str) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/level_screen.py`` run with ``args``, its output captured."""
     script = str(ROOT / "benchmarks" / "level_screen.py")
-    done = subprocess.run(
-        [sys.executable, script, "--game", "tf22-reload", "--level", "easy", "--set", "iterations=2",
-         "--set", "rollout_depth=1", "--games", "2", "--seed", "3"],
-        capture_output=True, text=True, timeout=120, check=False,
+    return subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_level_screen_plays_the_changed_level_and_prints_its_wins():
+    done = level_screen(
+        "--game", "tf22-reload", "--level", "easy", "--set", "iterations=2", "--set", "rollout_depth=1",
+        "--games", "2", "--seed", "3",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -82,29 +86,20 @@ def test_level_screen_plays_the_changed_level_and_prints_its_wins():
     assert sum(line.startswith("scores ") for line in lines) == 2
     wins = float(lines[-1].split(" won ")[1].split(" of ")[0])
     assert lines[-1].startswith("ismcts:easy won ") and " of 2 seats: " in lines[-1] and 0 <= wins <= 2
-    bad = subprocess.run(
-        [sys.executable, script, "--game", "tf22-reload", "--set", "iterations"], capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
+    bad = level_screen("--game", "tf22-reload", "--set", "iterations")
     assert bad.returncode == 2 and "expected key=value, got 'iterations'" in bad.stderr
 
 
 def test_level_screen_plays_against_a_changed_opponent_level():
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "level_screen.py"), "--game", "tf22-reload", "--level", "easy",
-         "--set", "iterations=2", "--opponent", "ismcts:easy", "--opponent-set", "iterations=3", "--games", "2",
-         "--seed", "3"],
-        capture_output=True, text=True, timeout=120, check=False,
+    done = level_screen(
+        "--game", "tf22-reload", "--level", "easy", "--set", "iterations=2", "--opponent", "ismcts:easy",
+        "--opponent-set", "iterations=3", "--games", "2", "--seed", "3",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "tf22-reload ismcts:easy with {'iterations': 2} against easy-variant"
     assert sum(line.startswith("scores ") for line in lines) == 2
-    bad = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "level_screen.py"), "--game", "tf22-reload", "--opponent-set",
-         "iterations=3"],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    bad = level_screen("--game", "tf22-reload", "--opponent-set", "iterations=3")
     assert bad.returncode != 0 and "--opponent-set needs an ismcts:LEVEL opponent" in bad.stderr
 
 
