@@ -448,15 +448,24 @@ class ISMCTSAgent(Agent):
             sample = decision.sample(self.rng)
             sample.reopen_choices(me)
             seed = self.rng.next64()
+            row: list[float] = []
             for action in live:
                 state = sample.clone()
                 state.apply_legal(me, action)
-                values[action].append(self._seeded_finish(state, seed)[me])
-            done += len(live)
-            samples += 1
-            if samples == self.paired and len(live) > 2:
-                others = sorted(live[1:], key=lambda a: -_paired_gain(values[a], values[guide])[0])
-                live = [guide, *others[: max(1, len(others) // 2)]]
+                row.append(self._seeded_finish(state, seed)[me])
+                if wall_deadline < math.inf and wall() >= wall_deadline:
+                    break  # the cap passed: this sample's rollouts were cut short or not played
+            else:
+                for action, value in zip(live, row):
+                    values[action].append(value)
+                done += len(live)
+                samples += 1
+                if samples == self.paired and len(live) > 2:
+                    others = sorted(live[1:], key=lambda a: -_paired_gain(values[a], values[guide])[0])
+                    live = [guide, *others[: max(1, len(others) // 2)]]
+                continue
+            stopped_by = "max_wall"  # a sample the cap cut is dropped: its candidates were not played alike
+            break
         self.last_search = {
             "iterations": done,
             "cpu": cpu() - cpu_start,

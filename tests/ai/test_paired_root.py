@@ -136,3 +136,30 @@ def test_paired_gain_is_the_mean_difference_on_common_samples():
     assert mean == pytest.approx(0.25)
     assert error == pytest.approx(0.25)
     assert _paired_gain([1.0], [0.0])[1] == float("inf")
+
+
+class Ticking:
+    """A wall clock that moves on by ``step`` each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 100.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_sample_the_wall_cap_cuts_is_dropped():
+    # reads: the decision's start, then after each candidate of a sample (and before every sample but the
+    # first); with a cap of 5 steps it passes after the second sample's first candidate: only the first
+    # sample's 3 rollouts count, so its candidates stay compared on the same samples
+    agent = Paired(BAD, seed=1, iterations=30, paired=4, max_wall=5 / 64, wall_clock=Ticking(1 / 64))
+    decide(agent)
+    assert agent.last_search["stopped_by"] == "max_wall"
+    assert agent.last_search["iterations"] == 3
+
+
+def test_a_sample_cut_before_any_completes_leaves_the_guides_choice():
+    agent = Paired(BAD, seed=1, iterations=30, paired=4, max_wall=1 / 64, wall_clock=Ticking(1 / 64))
+    assert decide(agent) == BAD
+    assert agent.last_search["iterations"] == 0

@@ -923,13 +923,16 @@ def evaluate(state: State) -> list[float]:
 #: with the heuristic (2026-12-06, docs/ai.md "Deeper rollouts for Robots on the Line's hard"): on the
 #: same 12 four-player deals hard won 11 seats against 3.5 with 10 (60 actions: 6.5), at 4 times the CPU.
 #: Its costs at 30 (``level_iterations.py``, seed 5): 0.47 s median for 60 iterations at 4 players, 0.73 s
-#: in the tree at 2 players.
+#: in the tree at 2 players. A rollout's step (the heuristic, the assembly helper on a new hand) can take
+#: tens of milliseconds, several times that on a loaded machine, and the cap is checked between steps: at
+#: 1.8 s a loaded live table's decision took 2.26 s at p95 (``think_load.py``), so hard's cap is 1.4 s.
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 16, "seconds": 0.0082, "rollout_depth": 4, "model_opponents": 0.5},
     "medium": {"iterations": 50, "seconds": 0.041, "rollout_depth": 6, "model_opponents": 0.7, "root_width": 4},
     "hard": {
         "iterations": 60,
         "seconds": 0.47,
+        "max_wall": 1.4,
         "tree_seconds": 0.73,
         "rollout_depth": 30,
         "model_opponents": 0.7,
