@@ -16,6 +16,7 @@ import pytest
 from robotable.ai import Decision, ISMCTSAgent
 from robotable.ai.ismcts import _paired_gain
 from robotable.core import Action, Event, Game, Result, Rng, State
+from tests.ai.test_search_budget import Ticking
 
 #: Seat 0's final score per move and coin (seat 1 scores 10): BAD loses on a tail, GOOD wins on both,
 #: EVEN ties on a tail.
@@ -136,17 +137,6 @@ def test_paired_gain_is_the_mean_difference_on_common_samples():
     assert mean == pytest.approx(0.25)
     assert error == pytest.approx(0.25)
     assert _paired_gain([1.0], [0.0])[1] == float("inf")
-
-
-class Ticking:
-    """A wall clock that moves on by ``step`` each time it is read."""
-
-    def __init__(self, step: float) -> None:
-        self.now, self.step = 100.0, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 def test_a_sample_the_wall_cap_cuts_is_dropped():
